@@ -1,0 +1,115 @@
+# BLACS on MPI -- top-level GNU Makefile.
+#
+#   make                    LIB/libblacs.a and LIB/libblacs.so
+#   make test               the whole test suite (ends with "N passed, M failed")
+#   make test-full          larger decks, 6 and 8 ranks
+#   make INTSIZE=8 ...      ILP64 build (Fortran INTEGER*8, 64-bit BLACS integers)
+#   make SANITIZE=1 ...     AddressSanitizer + UndefinedBehaviorSanitizer build
+#   make test-valgrind      2-rank suite under valgrind memcheck
+#   make example            the paper's example program (appendix A) on 4 ranks
+#   make install PREFIX=/usr/local
+#
+# MPICH is used by default (mpicc.mpich etc. when they exist); override with
+# make MPICC=... MPIF77=... MPIEXEC=...
+
+SHELL := /bin/bash
+first = $(firstword $(foreach c,$(1),$(if $(shell command -v $(c) 2>/dev/null),$(c))) $(lastword $(1)))
+MPICC   ?= $(call first,mpicc.mpich mpicc)
+MPIF77  ?= $(call first,mpif77.mpich mpifort.mpich mpif77)
+MPIEXEC ?= $(call first,mpiexec.mpich mpiexec)
+INTSIZE ?= 4
+SANITIZE ?=
+PREFIX ?= /usr/local
+VERSION := 1.1.0
+SOMAJOR := 1
+
+# Open MPI refuses to run as root or oversubscribed unless told
+MPIEXEC_FLAGS ?= $(if $(findstring openmpi,$(MPIEXEC)$(shell $(MPIEXEC) --version 2>&1 | head -1)),--allow-run-as-root --oversubscribe)
+
+VARIANT := $(if $(filter 8,$(INTSIZE)),ilp64)$(if $(SANITIZE),$(if $(filter 8,$(INTSIZE)),-)san)
+VARIANT := $(if $(VARIANT),$(VARIANT),default)
+B      := build/$(VARIANT)
+LIBDIR := $(if $(filter default,$(VARIANT)),LIB,LIB/$(VARIANT))
+
+SANFLAGS := $(if $(SANITIZE),-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+FINT     := $(if $(filter 8,$(INTSIZE)),-fdefault-integer-8)
+CWARN    := -Wall -Wextra
+CFLAGS   ?= -O2 -g
+ALLCFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(CFLAGS) $(CWARN) $(SANFLAGS) -fPIC -fvisibility=hidden -I$(B) -ISRC $(if $(filter 8,$(INTSIZE)),-DBLACS_ILP64)
+FFLAGS   ?= -O2 -g
+ALLFFLAGS := $(FFLAGS) $(FINT) $(SANFLAGS) -fallow-argument-mismatch -Wno-unused-dummy-argument
+TCFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L $(CFLAGS) $(CWARN) $(SANFLAGS) -I$(B) -ISRC -ITESTING $(if $(filter 8,$(INTSIZE)),-DBLACS_ILP64)
+
+CONFIG := $(B)/blacs_config.h
+LIBSRC := $(wildcard SRC/*.c) $(wildcard FORTRAN/*.c)
+LIBOBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIBSRC))
+TSRC_C := $(wildcard TESTING/t_*.c)
+TSRC_F := $(wildcard TESTING/t_*.f90) $(wildcard TESTING/t_*.f)
+TUTIL  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard TESTING/tu_*.c))
+TBINS  := $(patsubst TESTING/%.c,$(B)/tests/%,$(TSRC_C)) \
+          $(patsubst TESTING/%.f90,$(B)/tests/%,$(filter %.f90,$(TSRC_F))) \
+          $(patsubst TESTING/%.f,$(B)/tests/%,$(filter %.f,$(TSRC_F)))
+XTRA_BINS ?=
+
+.PHONY: all lib tests test test-full test-valgrind clean install example timing simulate check-scalapack
+all: lib
+lib: $(LIBDIR)/libblacs.a $(LIBDIR)/libblacs.so
+
+$(CONFIG): INSTALL/configure.sh INSTALL/probe.c INSTALL/fprobe.f
+	@mkdir -p $(B)
+	sh INSTALL/configure.sh $@ "$(MPICC)" "$(MPIF77)" "$(FINT)"
+
+$(B)/obj/%.o: %.c $(CONFIG) $(wildcard SRC/*.h) $(wildcard TESTING/*.h)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALLCFLAGS) -ITESTING -c -o $@ $<
+
+$(LIBDIR)/libblacs.a: $(LIBOBJ)
+	@mkdir -p $(LIBDIR)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBDIR)/libblacs.so: $(LIBOBJ)
+	@mkdir -p $(LIBDIR)
+	$(MPICC) -shared $(SANFLAGS) -Wl,-soname,libblacs.so.$(SOMAJOR) -o $@.$(VERSION) $^ -lm
+	ln -sf libblacs.so.$(VERSION) $@.$(SOMAJOR)
+	ln -sf libblacs.so.$(VERSION) $@
+
+tests: lib $(TBINS) $(XTRA_BINS)
+
+$(B)/tests/%: TESTING/%.c $(TUTIL) $(LIBDIR)/libblacs.a
+	@mkdir -p $(dir $@)
+	$(MPICC) $(TCFLAGS) -o $@ $< $(TUTIL) $(LIBDIR)/libblacs.a -lm
+
+$(B)/tests/%: TESTING/%.f90 $(LIBDIR)/libblacs.a
+	@mkdir -p $(dir $@)
+	$(MPIF77) $(ALLFFLAGS) -J$(B)/tests -o $@ $< $(LIBDIR)/libblacs.a -lm
+
+$(B)/tests/%: TESTING/%.f $(LIBDIR)/libblacs.a
+	@mkdir -p $(dir $@)
+	$(MPIF77) $(ALLFFLAGS) -o $@ $< $(LIBDIR)/libblacs.a -lm
+
+-include TESTING/tester.mk
+-include TIMING/timing.mk
+
+RUNENV = BIN=$(B)/tests LIBDIR=$(LIBDIR) MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" VARIANT=$(VARIANT)
+test: tests
+	$(RUNENV) bash TESTING/run_tests.sh TESTING/tests.d/*.list
+
+test-full: tests
+	$(RUNENV) FULL=1 bash TESTING/run_tests.sh TESTING/tests.d/*.list TESTING/tests.full/*.list
+
+test-valgrind: tests
+	$(RUNENV) VALGRIND=1 bash TESTING/run_tests.sh TESTING/tests.d/*.list
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(LIBDIR)/libblacs.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBDIR)/libblacs.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libblacs.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libblacs.so.$(SOMAJOR)
+	ln -sf libblacs.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libblacs.so
+	sed $(if $(filter 8,$(INTSIZE)),-e 's|^#ifndef BLACS_INT$$|#ifndef BLACS_ILP64\n#define BLACS_ILP64 1\n#endif\n#ifndef BLACS_INT|') SRC/blacs.h > $(DESTDIR)$(PREFIX)/include/blacs.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@CFLAGS@|$(if $(filter 8,$(INTSIZE)),-DBLACS_ILP64)|g' INSTALL/blacs.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/blacs.pc
+
+clean:
+	rm -rf build LIB TIMING/out

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# run_tests.sh LIST... -- runs the tests named in the list files and ends with
+# one line "N passed, M failed" (", K skipped"); exits non-zero on failure.
+#
+# List format, one test per line ('#' starts a comment):
+#   <name> <np> <expect> <command and arguments>
+# <np>      number of MPI processes (0: run the command directly, no mpiexec)
+# <expect>  ok          exit status 0
+#           err:REGEX   non-zero exit status and output (stdout+stderr) matching
+#                       the extended regular expression REGEX (use \s for blanks)
+#           skip:WHY    not run, counted as skipped
+# In the command, @BIN@ is the test binary folder, @LIB@ the library folder.
+# A test whose output has a line "N passed, M failed[, K skipped]" (a tester
+# that counts its own cases) adds those counts instead of one.
+# Environment: BIN, LIBDIR, MPIEXEC, TEST_TIMEOUT (s, default 300),
+# TESTS=REGEX to run a subset, VALGRIND=1 to run 1-2 rank tests under memcheck.
+set -u
+BIN=${BIN:-build/default/tests}; LIBDIR=${LIBDIR:-LIB}
+MPIEXEC=${MPIEXEC:-mpiexec}; TIMEOUT=${TEST_TIMEOUT:-300}
+pass=0; fail=0; skip=0; failed=()
+logdir=${BIN}/logs; mkdir -p "$logdir"
+for list in "$@"; do
+  [ -f "$list" ] || continue
+  while read -r name np expect cmd; do
+    case "$name" in ''|\#*) continue;; esac
+    [ -n "${TESTS:-}" ] && ! [[ $name =~ $TESTS ]] && continue
+    cmd=${cmd//@BIN@/$BIN}; cmd=${cmd//@LIB@/$LIBDIR}
+    if [[ $expect == skip:* ]]; then
+      skip=$((skip+1)); printf '%-40s SKIP (%s)\n' "$name" "${expect#skip:}"; continue
+    fi
+    if [ -n "${VALGRIND:-}" ]; then
+      [ "$np" -gt 2 ] && continue
+      [[ $expect == err:* ]] && continue
+      cmd="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=TESTING/valgrind.supp $cmd"
+    fi
+    log="$logdir/$name.log"
+    t0=$(date +%s.%N)
+    if [ "$np" = 0 ]; then
+      timeout -k 5 "$TIMEOUT" bash -c "$cmd" > "$log" 2>&1 </dev/null; rc=$?
+    else
+      timeout -k 5 "$TIMEOUT" $MPIEXEC -n "$np" bash -c "$cmd" > "$log" 2>&1 </dev/null; rc=$?
+    fi
+    dt=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+    ok=0; sub=""
+    if [[ $expect == ok ]]; then
+      [ $rc = 0 ] && ok=1
+      line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+      if [ -n "$line" ]; then
+        p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"$line"); f=$(sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/' <<<"$line")
+        s=$(grep -oE '[0-9]+ skipped' <<<"$line" | grep -oE '[0-9]+'); s=${s:-0}
+        [ $rc != 0 ] && [ "$f" = 0 ] && f=1
+        pass=$((pass+p)); fail=$((fail+f)); skip=$((skip+s)); sub=" ($line)"
+        if [ "$f" = 0 ]; then printf '%-40s ok %6ss%s\n' "$name" "$dt" "$sub"; else
+          printf '%-40s FAILED %ss%s (rc=%s, log %s)\n' "$name" "$dt" "$sub" "$rc" "$log"; failed+=("$name"); fi
+        continue
+      fi
+    else
+      re=${expect#err:}; re=${re//\\s/[[:space:]]}
+      [ $rc != 0 ] && [ $rc != 124 ] && grep -qE -- "$re" "$log" && ok=1
+    fi
+    if [ $ok = 1 ]; then pass=$((pass+1)); printf '%-40s ok %6ss\n' "$name" "$dt"
+    else fail=$((fail+1)); failed+=("$name"); printf '%-40s FAILED %ss (rc=%s, log %s)\n' "$name" "$dt" "$rc" "$log"
+      tail -n 15 "$log" | sed 's/^/    | /'
+    fi
+  done < "$list"
+done
+[ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
+if [ $skip -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
+[ $fail = 0 ]

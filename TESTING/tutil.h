@@ -1,0 +1,72 @@
+/*
+ * tutil.h -- small helpers shared by the C test programs (TESTING/t_*.c):
+ * a check counter that ends with "N passed, M failed", and guarded matrices
+ * (guard zones before and after the matrix and in the LDA-M gap of each
+ * column) so an overwrite anywhere is caught with its position.
+ */
+#ifndef TUTIL_H
+#define TUTIL_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+#include "blacs.h"
+
+extern int tu_pass, tu_fail, tu_verbose;
+extern int tu_rank;
+
+/* one checked assertion; prints the failure with file/line and rank */
+#define TU_CHECK(cond, ...)                                                        \
+    do {                                                                           \
+        if (cond) tu_pass++;                                                       \
+        else {                                                                     \
+            tu_fail++;                                                             \
+            fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", tu_rank,       \
+                    __FILE__, __LINE__, #cond);                                    \
+            fprintf(stderr, __VA_ARGS__);                                          \
+            fputc('\n', stderr);                                                   \
+        }                                                                          \
+    } while (0)
+
+void tu_init(int *argc, char ***argv);   /* MPI_Init if needed, rank */
+/* sums the counts over MPI_COMM_WORLD, rank 0 prints "N passed, M failed";
+ * returns the exit status (0 when nothing failed anywhere) */
+int tu_finish(void);
+
+/* guarded matrix of element size esz: GUARD elements before and after */
+#define TU_GUARD 16
+typedef struct {
+    size_t esz;
+    blacs_int m, n, lda;
+    unsigned char *mem;  /* whole allocation */
+    void *a;             /* first element of the matrix */
+    size_t total;        /* elements in the allocation */
+} tu_mat;
+void tu_mat_alloc(tu_mat *t, size_t esz, blacs_int m, blacs_int n, blacs_int lda);
+void tu_mat_free(tu_mat *t);
+/* fill every byte of the allocation with pad */
+void tu_mat_pad(tu_mat *t, unsigned char pad);
+/* element (i,j) pointer */
+static inline void *tu_el(tu_mat *t, blacs_int i, blacs_int j)
+{
+    return (char *)t->a + ((size_t)j * t->lda + i) * t->esz;
+}
+/* value v(seed,i,j) written as element type letter ('I','S','D','C','Z'),
+ * only where in(i,j) says (NULL: everywhere in the M x N matrix) */
+typedef int (*tu_in_fn)(blacs_int i, blacs_int j, void *arg);
+void tu_mat_fill(tu_mat *t, char type, int seed, tu_in_fn in, void *arg);
+/* checks: elements where in() holds equal the fill of seed, every other byte
+ * still equals pad; reports each mismatch (at most a few) with its position;
+ * returns the number of bad elements/bytes */
+long tu_mat_check(tu_mat *t, char type, int seed, tu_in_fn in, void *arg, unsigned char pad,
+                  const char *what);
+/* value generator shared with the checks */
+double tu_val(int seed, blacs_int i, blacs_int j);
+
+/* trapezoid membership as the spec's section 6 defines it (arg: tu_tr*) */
+typedef struct { char uplo, diag; blacs_int m, n; } tu_tr;
+int tu_in_tr(blacs_int i, blacs_int j, void *arg);
+
+/* run this test in its own MPI job expecting a BLACS error: helpers for
+ * error tests simply call the bad routine; the runner checks the message. */
+#endif
