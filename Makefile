@@ -31,7 +31,8 @@ VARIANT := $(if $(VARIANT),$(VARIANT),default)
 B      := build/$(VARIANT)
 LIBDIR := $(if $(filter default,$(VARIANT)),LIB,LIB/$(VARIANT))
 
-SANFLAGS := $(if $(SANITIZE),-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+comma := ,
+SANFLAGS := $(if $(SANITIZE),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 FINT     := $(if $(filter 8,$(INTSIZE)),-fdefault-integer-8)
 CWARN    := -Wall -Wextra
 CFLAGS   ?= -O2 -g

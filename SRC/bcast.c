@@ -1,0 +1,109 @@
+/*
+ * bcast.c -- broadcast/send and broadcast/receive (xGEBS2D, xGEBR2D,
+ * xTRBS2D, xTRBR2D) behind the entry points.  LAWN 73 4.1: the source
+ * issues BS, everyone else in the scope BR naming the source; shapes may
+ * differ as long as the element count agrees.  This file only resolves
+ * scope, source, topology and message IDs, and puts the data into one
+ * contiguous run of items; the algorithms (bcast_*.c, chosen by TOP through
+ * topology.c) move those items between scope ranks.
+ */
+#include "bi.h"
+#include "topo_algs.h"
+#include "model.h"
+
+static const bi_topo *bcast_topo(Int ctxt, const char *top, const char *routine)
+{
+    const bi_topo *t = bi_topo_find(bi_up(top));
+    if (!t || !t->bcast)
+        bi_argerr(ctxt, routine, 3, "TOP", "Unknown topology '%c'", top ? *top : ' ');
+    return t;
+}
+
+static int pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+static int clampi(Int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : (int)v; }
+
+int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np)
+{
+    int most = np > 2 ? np - 1 : 1;
+    switch (t->top) {
+    case 'M': { /* BLACS_SET 11: signed ring count, |nr| <= Np-1 (spec 7) */
+        Int nr = c ? c->rings_bs : 1;
+        if (nr == 0) nr = 1;
+        return nr < 0 ? -clampi(-nr, 1, most) : clampi(nr, 1, most);
+    }
+    case 'T': return clampi(c ? c->branches_bs : 1, 1, np > 1 ? np : 1); /* BLACS_SET 12 */
+    case 'F': return most;                  /* multipath with Np-1 paths */
+    default:
+        if (t->top >= '1' && t->top <= '9') return t->top - '0';
+        return 0;
+    }
+}
+
+/* the common part of BS and BR; root is the source's scope rank */
+static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s, void *A,
+                  int root)
+{
+    /* one-process scope: nothing to do, no message ID (spec 7) */
+    if (sc->np < 2 && t->bcast != bi_bcast_mpi) return;
+    bi_coll c = {0};
+    c.sc = sc;
+    c.np = sc->np;
+    c.me = sc->me;
+    c.root = root;
+    c.count = bi_shape_count(s);
+    c.isize = bi_types[s->type].size;
+    c.dt = bi_mpitype(s->type);
+    c.param = bi_bcast_param(t, cx, c.np);
+    c.top = t->top;
+    c.repeat = (int)cx->repeat;
+    c.coherent = (int)cx->coherent;
+    /* IDs (LAWN 73 6.1.2): 'H' takes a second one only for its tree fallback */
+    int ntags = t->bcast_ntags;
+    if (t->bcast == bi_bcast_hypercube && pow2(c.np)) ntags = 1;
+    if (ntags > 0) c.tag = bi_msgid_scoped(sc, root, ntags, 1);
+    int sender = sc->me == root, contig = bi_shape_contig(s);
+    bi_buf *b = NULL;
+    if (contig) {
+        c.buf = A;  /* straight from/into user memory */
+    } else {
+        b = bi_buf_get(c.count * c.isize);
+        if (sender) bi_pack(s, A, b->data);
+        c.buf = b->data;
+        c.owner = b;
+    }
+    t->bcast(&c);
+    if (b && !sender) bi_unpack(s, b->data, A);
+    bi_coll_finish(&c);
+}
+
+void bi_bcast_send(Int ctxt, const char *scope, const char *top, const bi_shape *s,
+                   const void *A, const char *routine)
+{
+    bi_ctx *cx = bi_ctx_get(ctxt, routine);
+    bi_scope *sc = bi_scope_get(cx, scope, routine, 2);
+    const bi_topo *t = bcast_topo(ctxt, top, routine);
+    bcast(cx, sc, t, s, (void *)A, sc->me);
+}
+
+void bi_bcast_recv(Int ctxt, const char *scope, const char *top, const bi_shape *s, void *A,
+                   Int rsrc, Int csrc, const char *routine)
+{
+    bi_ctx *cx = bi_ctx_get(ctxt, routine);
+    bi_scope *sc = bi_scope_get(cx, scope, routine, 2);
+    const bi_topo *t = bcast_topo(ctxt, top, routine);
+    int argr = s->tr ? 10 : 8; /* position of RSRC in xTRBR2D / xGEBR2D */
+    /* the coordinate a row (column) scope ignores is not checked (spec 7) */
+    if (sc->id != 'r' && (rsrc < 0 || rsrc >= cx->nprow))
+        bi_argerr(ctxt, routine, argr, "RSRC", "source row %ld is outside the %dx%d grid",
+                  (long)rsrc, cx->nprow, cx->npcol);
+    if (sc->id != 'c' && (csrc < 0 || csrc >= cx->npcol))
+        bi_argerr(ctxt, routine, argr + 1, "CSRC", "source column %ld is outside the %dx%d grid",
+                  (long)csrc, cx->nprow, cx->npcol);
+    int root = bi_scope_rank(sc, rsrc, csrc);
+    if (root == sc->me && sc->np > 1)
+        bi_argerr(ctxt, routine, argr, "RSRC",
+                  "broadcast receiver names itself as the source {%ld,%ld}", (long)rsrc,
+                  (long)csrc);
+    bcast(cx, sc, t, s, A, root);
+}

@@ -1,0 +1,33 @@
+/*
+ * bcast_mpi.c -- TOP ' ' (the default): MPI's own broadcast on the scope's
+ * communicator (spec 7), no message ID.
+ */
+#include <limits.h>
+#include <math.h>
+#include "topo_algs.h"
+
+void bi_bcast_mpi(bi_coll *c)
+{
+    MPI_Comm comm = bi_scope_comm(c->sc);
+    char *p = c->buf;
+    size_t left = c->count;
+    for (;;) { /* counts beyond INT_MAX go in pieces */
+        int n = left > (size_t)INT_MAX ? INT_MAX : (int)left;
+        MPI_Bcast(p, n, c->dt, c->root, comm);
+        left -= (size_t)n;
+        if (!left) break;
+        p += (size_t)n * c->isize;
+    }
+}
+
+/* What a good MPI does: the better of the binomial tree,
+ * ceil(log p)(alpha + n beta), and scatter + allgather (slides). */
+double bi_model_bcast_mpi(const bi_machine *m, int np, double bytes, int param, double *root)
+{
+    double lg = np > 1 ? ceil(log2(np)) : 0;
+    double t = lg * (m->tc.a + bytes * m->tc.b);
+    double sc = bi_model_bcast_scatcol(m, np, bytes, param, NULL);
+    if (sc < t) t = sc;
+    if (root) *root = t;
+    return t;
+}

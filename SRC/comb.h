@@ -1,0 +1,57 @@
+/*
+ * comb.h -- what the combine files share (private to combine.c, ops.c and
+ * comb_*.c): the element operations, the building blocks several combine
+ * topologies reuse (fan-in tree, broadcasts back, recursive halving and
+ * doubling), and the cost-model helpers.
+ *
+ * Every algorithm sees c->count items of c->isize bytes in c->buf and
+ * combines partner data into it with c->op->fn (mine op= received).  For
+ * AMX/AMN with RA/CA wanted, each item is the value followed by an int32
+ * owner key (LAWN 73 5.3.1: one contiguous result buffer, sent without
+ * copies); algorithms never look inside items.
+ */
+#ifndef COMB_H
+#define COMB_H
+#include "bi.h"
+#include "topo_algs.h"
+#pragma GCC visibility push(hidden)
+
+/* ops.c: fill op for kind (BI_SUM..), type (BI_I..), owners (0/1) */
+void bi_op_setup(bi_op *op, int kind, int type, int owners);
+
+/* work buffer of n items for partner data; release with bi_buf_release */
+bi_buf *bi_comb_work(const bi_coll *c, size_t items);
+
+/* comb_tree.c: tree gather (fan-in) of radix r >= 2 to scope rank dest,
+ * LAWN 73 5.4.1; receives from any source unless c->repeat */
+void bi_comb_fanin(bi_coll *c, int dest, int radix, int tag);
+/* binomial redistribution of c->buf from scope rank root (spec 8.3) */
+void bi_comb_bcast_binomial(bi_coll *c, int root, int tag);
+
+/* comb_rhd.c: LAWN 29 Figures 4/6 for any p.  After folding the ranks
+ * beyond the largest power of two p2 in (LAWN 73 5.4.2), the first `halve`
+ * of the log2(p2) dimensions halve the vector (Version 3), the others
+ * exchange (leave-on-all, Version 2) or fan in (leave-on-one) the whole
+ * remaining piece; the halves are then collected back.  halve < 0: all. */
+void bi_comb_rhd_core(bi_coll *c, int halve);
+/* halving steps of the optimal hybrid (Theorem 1, Note 3, section 6) */
+int bi_comb_hybrid_halvings(const bi_machine *m, int np, double bytes);
+
+/* comb_auto.c: the topology the models pick for a combine of `bytes` in a
+ * scope of np ('1', 'H', 'R', 'B' or 'Y'); leave-on-all when all != 0.
+ * repeatable != 0 limits the choice to fixed-order algorithms. */
+char bi_comb_choose(const bi_machine *m, int np, double bytes, int all, int coherent);
+
+/* cost models: each bi_model_comb_* returns the leave-on-all time (every
+ * process finishes about together) and stores the leave-on-one time of the
+ * destination in *root; these helpers give one of the two. */
+double bi_comb_model(bi_model_fn f, const bi_machine *m, int np, double bytes, int param,
+                     int all);
+static inline double bi_tc(const bi_machine *m, double b) { return m->tc.a + m->tc.b * b; }
+static inline double bi_ts(const bi_machine *m, double b) { return m->ts.a + m->ts.b * b; }
+static inline double bi_to(const bi_machine *m, double b) { return m->to.a + m->to.b * b; }
+static inline int bi_pow2_floor(int np) { int p = 1; while (2 * p <= np) p *= 2; return p; }
+static inline int bi_log2i(int p) { int d = 0; while ((1 << (d + 1)) <= p) d++; return d; }
+
+#pragma GCC visibility pop
+#endif

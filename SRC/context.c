@@ -1,0 +1,323 @@
+/*
+ * context.c -- BLACS state, contexts (grids) and scopes.
+ *
+ * A grid owns exactly one MPI communicator (made with MPI_Comm_create over
+ * the system context, ranks in row-major grid order).  Point-to-point and
+ * the BLACS topologies of all three scopes share it; the message-ID scheme
+ * (msgid.c) keeps their traffic apart by tag, which is the purpose the
+ * paper gives it (LAWN 73 6.1).  Row and column communicators are made only
+ * when an MPI collective needs them (TOP ' ', barriers), with
+ * MPI_Comm_create_group, which involves only the scope's members.  So a
+ * grid costs one communicator, not four as in the reference, and creating
+ * and exiting grids in a loop never exhausts MPI's context ids.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bi.h"
+#include "support.h"
+
+struct bi_global bi_g = {.bufwait = 120.0};
+
+static bi_ctx **ctxs;     /* context table; handle = index */
+static int nctxs, nlive, warn_at = 512;
+
+static MPI_Comm *syscomms; /* C system-context handles; world is 0 */
+static int nsys;
+
+typedef void (*cleanup_fn)(void);
+static cleanup_fn cleanups[16];
+static int ncleanups;
+
+void bi_atexit(void (*fn)(void))
+{
+    for (int i = 0; i < ncleanups; i++)
+        if (cleanups[i] == fn) return;
+    if (ncleanups < 16) cleanups[ncleanups++] = fn;
+}
+
+static double env_double(const char *name, double def)
+{
+    const char *v = getenv(name);
+    return v && *v ? atof(v) : def;
+}
+
+static size_t env_size(const char *name)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return 0;
+    char *end;
+    double x = strtod(v, &end);
+    switch (*end) {
+    case 'k': case 'K': x *= 1024.0; break;
+    case 'm': case 'M': x *= 1024.0 * 1024.0; break;
+    case 'g': case 'G': x *= 1024.0 * 1024.0 * 1024.0; break;
+    default: break;
+    }
+    return x > 0 ? (size_t)x : 0;
+}
+
+void bi_init(void)
+{
+    if (bi_g.initialized) return;
+    int up = 0;
+    MPI_Initialized(&up);
+    if (!up) {
+        MPI_Init(NULL, NULL);
+        bi_g.we_init_mpi = 1;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &bi_g.world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &bi_g.world_size);
+    int *ub = NULL, flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+    bi_g.tag_ub = flag ? *ub : 32767;
+    if (bi_g.idhi <= bi_g.idlo) { /* not set by BLACS_SET WHAT=1 */
+        bi_g.idlo = 0;
+        bi_g.idhi = bi_g.tag_ub;
+    }
+    const char *d = getenv("BLACS_DEBUG");
+    bi_g.debug = d && *d ? atoi(d) : 0;
+    bi_g.bufwait = env_double("BLACS_BUFWAIT", bi_g.bufwait);
+    if (!bi_g.bufmax) bi_g.bufmax = env_size("BLACS_BUFMAX");
+    bi_g.trace = getenv("BLACS_TRACE") != NULL;
+    bi_g.initialized = 1;
+}
+
+bi_ctx *bi_ctx_find(Int h)
+{
+    return (h >= 0 && h < nctxs) ? ctxs[h] : NULL;
+}
+
+bi_ctx *bi_ctx_get(Int h, const char *routine)
+{
+    bi_ctx *c = bi_ctx_find(h);
+    if (!c)
+        bi_argerr(h, routine, 1, "ICONTXT", "%ld is not a valid BLACS context%s", (long)h,
+                  (h >= 0 && h < nctxs) ? " (it was exited)" : "");
+    bi_poll();
+    return c;
+}
+
+bi_scope *bi_scope_get(bi_ctx *c, const char *scope, const char *routine, int argno)
+{
+    switch (bi_up(scope)) {
+    case 'R': return &c->row;
+    case 'C': return &c->col;
+    case 'A': return &c->all;
+    default:
+        bi_argerr(c->handle, routine, argno, "SCOPE", "Unknown scope '%c'", scope ? *scope : ' ');
+    }
+}
+
+int bi_scope_rank(const bi_scope *s, Int prow, Int pcol)
+{
+    switch (s->id) {
+    case 'r': return (int)pcol;
+    case 'c': return (int)prow;
+    default: return (int)(prow * s->ctx->npcol + pcol);
+    }
+}
+
+MPI_Comm bi_scope_comm(bi_scope *s)
+{
+    if (s->comm == MPI_COMM_NULL) {
+        MPI_Group g, sg;
+        int *r = malloc((size_t)s->np * sizeof(int));
+        for (int k = 0; k < s->np; k++) r[k] = bi_scope_commrank(s, k);
+        MPI_Comm_group(s->ctx->comm, &g);
+        MPI_Group_incl(g, s->np, r, &sg);
+        MPI_Comm_create_group(s->ctx->comm, sg, s->id, &s->comm);
+        MPI_Group_free(&sg);
+        MPI_Group_free(&g);
+        free(r);
+    }
+    return s->comm;
+}
+
+static void scope_init(bi_scope *s, bi_ctx *c, char id, int np, int me, int base, int stride)
+{
+    s->ctx = c;
+    s->id = id;
+    s->np = np;
+    s->me = me;
+    s->base = base;
+    s->stride = stride;
+    s->comm = MPI_COMM_NULL;
+}
+
+static Int new_slot(void)
+{
+    for (int i = 0; i < nctxs; i++)
+        if (!ctxs[i]) return i;
+    int old = nctxs, n = nctxs ? 2 * nctxs : 16;
+    ctxs = realloc(ctxs, (size_t)n * sizeof *ctxs);
+    memset(ctxs + old, 0, (size_t)(n - old) * sizeof *ctxs);
+    nctxs = n;
+    return old;
+}
+
+void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
+                const char *routine)
+{
+    bi_init();
+    int size;
+    MPI_Comm_size(sys, &size);
+    if (nprow < 1 || npcol < 1 || nprow * npcol > size)
+        bi_error(-1, -1, "BLACS_GRIDINIT/BLACS_GRIDMAP", "Illegal grid (%ld x %ld), #procs=%d",
+                 (long)nprow, (long)npcol, size);
+    if (ldup < nprow)
+        bi_argerr(-1, routine, 3, "LDUMAP", "LDUMAP=%ld is smaller than NPROW=%ld", (long)ldup,
+                  (long)nprow);
+    int np = (int)(nprow * npcol);
+    int *ranks = malloc((size_t)np * sizeof(int));
+    char *seen = calloc((size_t)size, 1);
+    for (Int i = 0; i < nprow; i++)
+        for (Int j = 0; j < npcol; j++) {
+            Int r = map[j * ldup + i];
+            if (r < 0 || r >= size || seen[r])
+                bi_argerr(-1, routine, 2, "USERMAP",
+                          "entry (%ld,%ld) = %ld is %s", (long)i + 1, (long)j + 1, (long)r,
+                          (r < 0 || r >= size) ? "not a process of the system context"
+                                               : "a process placed twice");
+            seen[r] = 1;
+            ranks[i * npcol + j] = (int)r; /* row-major grid order */
+        }
+    free(seen);
+    MPI_Group sg, gg;
+    MPI_Comm comm;
+    MPI_Comm_group(sys, &sg);
+    MPI_Group_incl(sg, np, ranks, &gg);
+    MPI_Comm_create(sys, gg, &comm);
+    MPI_Group_free(&gg);
+    MPI_Group_free(&sg);
+    free(ranks);
+    bi_g.ngrids_made++;
+    if (comm == MPI_COMM_NULL) {
+        *ctxt = -1;
+        return;
+    }
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    Int h = new_slot();
+    bi_ctx *c = calloc(1, sizeof *c);
+    ctxs[h] = c;
+    c->handle = h;
+    c->comm = comm;
+    c->nprow = (int)nprow;
+    c->npcol = (int)npcol;
+    c->np = np;
+    MPI_Comm_rank(comm, &c->iam);
+    c->myrow = c->iam / c->npcol;
+    c->mycol = c->iam % c->npcol;
+    scope_init(&c->row, c, 'r', c->npcol, c->mycol, c->myrow * c->npcol, 1);
+    scope_init(&c->col, c, 'c', c->nprow, c->myrow, c->mycol, c->npcol);
+    scope_init(&c->all, c, 'a', np, c->iam, 0, 1);
+    c->all.comm = comm; /* MPI collectives of the all scope use the grid's communicator */
+    c->rings_bs = c->branches_bs = c->rings_comb = c->branches_comb = 1;
+    c->lastsrc = -1;
+    c->syshandle = -1;
+    c->world = malloc((size_t)np * sizeof(int));
+    {
+        MPI_Group cg, wg;
+        int *seq = malloc((size_t)np * sizeof(int));
+        for (int i = 0; i < np; i++) seq[i] = i;
+        MPI_Comm_group(comm, &cg);
+        MPI_Comm_group(MPI_COMM_WORLD, &wg);
+        MPI_Group_translate_ranks(cg, np, seq, wg, c->world);
+        MPI_Group_free(&cg);
+        MPI_Group_free(&wg);
+        free(seq);
+    }
+    bi_msgid_setup(c);
+    *ctxt = h;
+    if (++nlive >= warn_at) {
+        BI_WARN(h, "%d grids are alive in this process: is BLACS_GRIDEXIT missing?", nlive);
+        warn_at *= 2;
+    }
+}
+
+void bi_gridexit(Int h, const char *routine)
+{
+    if (h < 0 || h >= nctxs)
+        bi_error(h, -1, routine, "Trying to exit non-existent context");
+    bi_ctx *c = ctxs[h];
+    if (!c) bi_error(h, -1, routine, "Trying to exit an already freed context");
+    bi_poll();
+    if (c->row.comm != MPI_COMM_NULL) MPI_Comm_free(&c->row.comm);
+    if (c->col.comm != MPI_COMM_NULL) MPI_Comm_free(&c->col.comm);
+    if (c->syshandle > 0) bi_sys_free(c->syshandle, 1);
+    /* buffered sends still in flight keep their own reference to the
+     * communicator (MPI frees it once they complete) */
+    MPI_Comm_free(&c->comm);
+    bi_msgid_free(c);
+    free(c->world);
+    free(c);
+    ctxs[h] = NULL;
+    nlive--;
+}
+
+int bi_ctx_live(void) { return nlive; }
+
+void bi_ctx_exit_all(void)
+{
+    for (int i = 0; i < nctxs; i++)
+        if (ctxs[i]) bi_gridexit(i, "BLACS_EXIT");
+    free(ctxs);
+    ctxs = NULL;
+    nctxs = 0;
+    for (int i = 0; i < ncleanups; i++) cleanups[i]();
+    ncleanups = 0;
+}
+
+/* ---- C system-context handles (spec 4.1); handles stay stable ---------- */
+Int bi_sys_handle(MPI_Comm comm)
+{
+    bi_init();
+    if (comm == MPI_COMM_NULL)
+        bi_error(-1, __LINE__, __FILE__, "Cannot define a BLACS system handle based on MPI_COMM_NULL");
+    if (nsys == 0) {
+        nsys = 8;
+        syscomms = malloc((size_t)nsys * sizeof *syscomms);
+        for (int i = 0; i < nsys; i++) syscomms[i] = MPI_COMM_NULL;
+        syscomms[0] = MPI_COMM_WORLD;
+    }
+    for (int i = 0; i < nsys; i++)
+        if (syscomms[i] == comm) return i;
+    for (int i = 1; i < nsys; i++)
+        if (syscomms[i] == MPI_COMM_NULL) {
+            syscomms[i] = comm;
+            return i;
+        }
+    int n = 2 * nsys;
+    syscomms = realloc(syscomms, (size_t)n * sizeof *syscomms);
+    for (int i = nsys; i < n; i++) syscomms[i] = MPI_COMM_NULL;
+    syscomms[nsys] = comm;
+    nsys = n;
+    return n / 2;
+}
+
+MPI_Comm bi_sys_comm(Int h)
+{
+    bi_init();
+    if (h == 0) return MPI_COMM_WORLD;
+    if (h < 0 || h >= nsys || syscomms[h] == MPI_COMM_NULL)
+        bi_error(-1, __LINE__, __FILE__,
+                 "No system context corresponding to BLACS system context handle %ld", (long)h);
+    return syscomms[h];
+}
+
+void bi_sys_free(Int h, int quiet)
+{
+    if (h == 0) return;
+    if (h < 0 || h >= nsys || syscomms[h] == MPI_COMM_NULL) {
+        if (!quiet) BI_WARN(-1, "Trying to free non-existent system context handle %ld", (long)h);
+        return;
+    }
+    syscomms[h] = MPI_COMM_NULL;
+}
+
+void bi_sys_reset(void)
+{
+    free(syscomms);
+    syscomms = NULL;
+    nsys = 0;
+}

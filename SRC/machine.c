@@ -1,0 +1,37 @@
+/*
+ * machine.c -- default machine parameters for the cost models (LAWN 73 3.3:
+ * T_c and T_s linear in the message length; slides: alpha, beta, gamma).
+ * Used where no measurement is at hand: the automatic topology 'A' and the
+ * segment size of the pipelined ring 'P'.  Environment (read once):
+ *   BLACS_ALPHA        T_c(0), start-up of a complete communication, us   (2.0)
+ *   BLACS_SEND_ALPHA   T_s(0), time to post a send, us                    (0.5)
+ *   BLACS_BETA         us per byte sent (T_c and T_s)            (1e-4: 10 GB/s)
+ *   BLACS_GAMMA        us per byte combined                      (2.5e-4)
+ *   BLACS_MEMCPY_BETA  us per byte copied (T_m)                  (5e-5: 20 GB/s)
+ */
+#include <stdlib.h>
+#include "model.h"
+
+static double env(const char *name, double dflt)
+{
+    const char *s = getenv(name);
+    if (!s || !*s) return dflt;
+    char *end;
+    double v = strtod(s, &end);
+    return (end != s && v >= 0) ? v : dflt;
+}
+
+const bi_machine *bi_machine_default(void)
+{
+    static bi_machine m;
+    static int done;
+    if (!done) {
+        double beta = env("BLACS_BETA", 1e-4);
+        m.tc = (bi_lin){env("BLACS_ALPHA", 2.0), beta};
+        m.ts = (bi_lin){env("BLACS_SEND_ALPHA", 0.5), beta};
+        m.to = (bi_lin){0.0, env("BLACS_GAMMA", 2.5e-4)};
+        m.tm = (bi_lin){0.0, env("BLACS_MEMCPY_BETA", 5e-5)};
+        done = 1;
+    }
+    return &m;
+}

@@ -1,0 +1,29 @@
+/*
+ * model.h -- what the cost models, the automatic choice ('A'), the
+ * pipelined ring's segment choice ('P') and TIMING share besides the
+ * topology table: the default machine and the topology parameter a TOP
+ * letter stands for.  (Candidates for bi.h; kept apart so the broadcast
+ * files do not touch the core's header.)
+ */
+#ifndef MODEL_H
+#define MODEL_H
+#include "bi.h"
+#pragma GCC visibility push(hidden)
+
+/* Machine parameters assumed when nothing was measured (machine.c): read
+ * once from BLACS_ALPHA, BLACS_SEND_ALPHA, BLACS_BETA, BLACS_GAMMA,
+ * BLACS_MEMCPY_BETA (microseconds, microseconds per byte), defaults for a
+ * current cluster.  Every process must see the same values: 'A' and 'P'
+ * decide from them locally. */
+const bi_machine *bi_machine_default(void);
+
+/* rings / branches / paths that topology t means for a broadcast in a scope
+ * of np processes of context c (c may be NULL: BLACS_SET defaults) */
+int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np);
+
+/* number of segments of the pipelined ring for count items of isize bytes
+ * (bcast_pipe.c): BLACS_PIPE_SEGMENT bytes if set, else the model optimum */
+size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize);
+
+#pragma GCC visibility pop
+#endif

@@ -1,0 +1,109 @@
+/*
+ * p2p.c -- point-to-point: vGESD2D/vGERV2D/vTRSD2D/vTRRV2D (LAWN 73
+ * section 3, spec sections 5-6).
+ *
+ * Sends are locally blocking for any size and any number of outstanding
+ * sends: the shape is copied once into a buffer (buffer.c) and sent with
+ * MPI_Isend, so the caller may reuse A at once.  Receives land directly in
+ * A (a derived datatype describes the shape), with no copy.  Messages of a
+ * pair arrive in order: the IDs of msgid.c count per pair.  RSRC = -1
+ * and/or CSRC = -1 receive from any process of the grid (resp. of the
+ * column or row): LAWN 73 7.1.2's wildcard receive; Cblacs_lastsrc tells
+ * who sent.
+ */
+#include "bi.h"
+
+static int vpid_of(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
+                   const char *name)
+{
+    if (r < 0 || r >= c->nprow || col < 0 || col >= c->npcol)
+        bi_argerr(ctxt, routine, argno, name, "{%ld,%ld} is not in the %dx%d grid", (long)r,
+                  (long)col, c->nprow, c->npcol);
+    return (int)(r * c->npcol + col);
+}
+
+static void mpi_ok(Int ctxt, int rc, const char *routine, const char *what)
+{
+    if (rc != MPI_SUCCESS) {
+        char s[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, s, &len);
+        bi_error(ctxt, -1, routine, "MPI error on %s: %s", what, s);
+    }
+}
+
+void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdest,
+                 const char *routine)
+{
+    bi_ctx *c = bi_ctx_get(ctxt, routine);
+    int argr = s->tr ? 8 : 6;
+    int dest = vpid_of(c, rdest, cdest, ctxt, routine, argr, s->tr ? "RDEST/CDEST" : "RDEST/CDEST");
+    size_t n = bi_shape_count(s), es = bi_types[s->type].size;
+    bi_buf *b = bi_buf_get(n * es);
+    bi_pack(s, A, b->data);
+    int tag = bi_msgid_p2p_send(c, dest, 1);
+    MPI_Request *r = bi_buf_req(b, c->world[dest]);
+#if defined(BI_FAULT) && BI_FAULT == 5
+    /* planted fault 5: a send that blocks until it is received */
+    mpi_ok(ctxt, MPI_Issend(b->data, (int)n, bi_mpitype(s->type), dest, tag, c->comm, r), routine, "MPI_Issend");
+    MPI_Wait(r, MPI_STATUS_IGNORE);
+    b->nreq = 0;
+#else
+    mpi_ok(ctxt, MPI_Isend(b->data, (int)n, bi_mpitype(s->type), dest, tag, c->comm, r), routine,
+           "MPI_Isend");
+#endif
+    bi_buf_post(b);
+}
+
+/* wildcard receive: the next message of any allowed source is the one with
+ * that source's next ID; poll the candidates until one is there */
+static int any_source(bi_ctx *c, Int rsrc, Int csrc, int *tag)
+{
+    for (;;) {
+        for (int v = 0; v < c->np; v++) {
+            if ((rsrc >= 0 && v / c->npcol != rsrc) || (csrc >= 0 && v % c->npcol != csrc)) continue;
+            int t = bi_msgid_p2p_recv(c, v, 0), flag = 0;
+            MPI_Iprobe(v, t, c->comm, &flag, MPI_STATUS_IGNORE);
+            if (flag) {
+                *tag = t;
+                return v;
+            }
+        }
+        bi_poll();
+    }
+}
+
+void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const char *routine)
+{
+    bi_ctx *c = bi_ctx_get(ctxt, routine);
+    int argr = s->tr ? 8 : 6, src, tag;
+    if (rsrc == -1 || csrc == -1) {
+        if (rsrc < -1 || rsrc >= c->nprow || csrc < -1 || csrc >= c->npcol)
+            vpid_of(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
+        src = any_source(c, rsrc, csrc, &tag);
+    } else {
+        src = vpid_of(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
+        tag = bi_msgid_p2p_recv(c, src, 0);
+    }
+    bi_msgid_p2p_recv(c, src, 1);
+    MPI_Status st;
+    int rc;
+    if (bi_shape_contig(s)) {
+        rc = MPI_Recv(A, (int)bi_shape_count(s), bi_mpitype(s->type), src, tag, c->comm, &st);
+    } else {
+        MPI_Datatype t = bi_shape_mpitype(s);
+        rc = MPI_Recv(A, 1, t, src, tag, c->comm, &st);
+        MPI_Type_free(&t);
+    }
+    if (rc != MPI_SUCCESS) {
+        int cls;
+        MPI_Error_class(rc, &cls);
+        if (cls == MPI_ERR_TRUNCATE)
+            bi_error(ctxt, -1, routine,
+                     "message from {%d,%d} is longer than the %zu elements of the receiving shape (M=%ld, N=%ld)",
+                     src / c->npcol, src % c->npcol, bi_shape_count(s), (long)s->m, (long)s->n);
+        mpi_ok(ctxt, rc, routine, "MPI_Recv");
+    }
+    c->lastsrc = src;
+    bi_poll();
+}

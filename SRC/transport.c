@@ -1,0 +1,142 @@
+/*
+ * transport.c -- how collective algorithms move items between scope ranks.
+ * Every scope's traffic goes over the grid's one communicator, scope ranks
+ * translated (rank = base + k*stride), with the tags msgid.c hands out.
+ * The optional message trace (BLACS_TRACE) records each send here, so every
+ * topology is traced the same way; when off it costs one test.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <limits.h>
+#include "bi.h"
+
+static int to_int(const bi_coll *c, size_t items)
+{
+    if (items > (size_t)INT_MAX)
+        bi_error(c->sc->ctx->handle, __LINE__, __FILE__,
+                 "message of %zu items is larger than MPI can describe", items);
+    return (int)items;
+}
+
+static void mpi_check(const bi_coll *c, int rc, const char *what)
+{
+    if (rc != MPI_SUCCESS) {
+        char s[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, s, &len);
+        bi_error(c->sc->ctx->handle, __LINE__, __FILE__, "MPI error on %s: %s", what, s);
+    }
+}
+
+static FILE *trace_file(void)
+{
+    static FILE *f;
+    if (!f) {
+        const char *p = getenv("BLACS_TRACE");
+        char name[4096];
+        snprintf(name, sizeof name, "%s.%d", p && *p ? p : "blacs_trace", bi_g.world_rank);
+        f = fopen(name, "a");
+        if (!f) {
+            bi_g.trace = 0;
+            BI_WARN(-1, "cannot open trace file %s; tracing off", name);
+        }
+    }
+    return f;
+}
+
+void bi_trace_send(bi_coll *c, int to, size_t bytes, int tag)
+{
+    FILE *f = trace_file();
+    if (!f) return;
+    fprintf(f, "%ld %c %d %d %zu %d %d %c\n", (long)c->sc->ctx->handle, c->sc->id, c->me, to,
+            bytes, tag, c->step, c->top ? c->top : ' ');
+    fflush(f);
+}
+
+static void grow(bi_reqs *r)
+{
+    if (r->n == r->max) {
+        r->max = r->max ? 2 * r->max : 8;
+        r->r = realloc(r->r, (size_t)r->max * sizeof *r->r);
+    }
+}
+
+static void traced(bi_coll *c, int to, size_t items, int tag)
+{
+    if (bi_g.trace) bi_trace_send(c, to, items * c->isize, tag);
+    c->step++;
+}
+
+void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
+{
+    grow(&c->reqs);
+    traced(c, to, items, tag);
+    mpi_check(c, MPI_Isend(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
+                           c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");
+}
+
+void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag)
+{
+    traced(c, to, items, tag);
+    mpi_check(c, MPI_Send(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
+                          c->sc->ctx->comm), "MPI_Send");
+}
+
+static int from_rank(const bi_coll *c, int commrank)
+{
+    return (commrank - c->sc->base) / c->sc->stride;
+}
+
+int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
+{
+    MPI_Status st;
+    int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
+    mpi_check(c, MPI_Recv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &st),
+              "MPI_Recv");
+    return from_rank(c, st.MPI_SOURCE);
+}
+
+MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag)
+{
+    MPI_Request r;
+    int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
+    mpi_check(c, MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r),
+              "MPI_Irecv");
+    return r;
+}
+
+void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, void *rp,
+                 size_t ritems, int tag)
+{
+    traced(c, to, sitems, tag);
+    mpi_check(c, MPI_Sendrecv(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag, rp,
+                              to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
+                              c->sc->ctx->comm, MPI_STATUS_IGNORE),
+              "MPI_Sendrecv");
+}
+
+void bi_waitall(bi_coll *c)
+{
+    for (int i = 0; i < c->reqs.n; i++) mpi_check(c, MPI_Wait(&c->reqs.r[i], MPI_STATUS_IGNORE), "MPI_Wait");
+    c->reqs.n = 0;
+}
+
+void bi_reqs_free(bi_reqs *r)
+{
+    free(r->r);
+    r->r = NULL;
+    r->n = r->max = 0;
+}
+
+void bi_coll_finish(bi_coll *c)
+{
+    if (c->owner) {
+        for (int i = 0; i < c->reqs.n; i++) *bi_buf_req(c->owner, -1) = c->reqs.r[i];
+        c->reqs.n = 0;
+        bi_buf_post(c->owner);
+        c->owner = NULL;
+    } else {
+        bi_waitall(c);
+    }
+    bi_reqs_free(&c->reqs);
+}
