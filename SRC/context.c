@@ -92,8 +92,8 @@ bi_ctx *bi_ctx_get(Int h, const char *routine)
 {
     bi_ctx *c = bi_ctx_find(h);
     if (!c)
-        bi_argerr(h, routine, 1, "ICONTXT", "%ld is not a valid BLACS context%s", (long)h,
-                  (h >= 0 && h < nctxs) ? " (it was exited)" : "");
+        bi_argerr(h, routine, 1, "ICONTXT",
+                  "%ld is not a valid BLACS context (never made, or already exited)", (long)h);
     bi_poll();
     return c;
 }

@@ -1,0 +1,241 @@
+/*
+ * t_bcast.c -- broadcast results through the C interface (LAWN 73 4.1,
+ * spec 7): every topology (and M with 1, 2, 3, -2 rings, T with 1, 2, 3
+ * branches) x scope x type x shape (GE; TR with both UPLO, both DIAG, M>N,
+ * M<N, M=N), LDA > M on the sender and on receivers, receive shapes that
+ * differ with equal count (GE reshaped, TR received as GE), zero-size
+ * broadcasts, sources at several positions, one-process scopes; guard zones
+ * around every matrix on every process, and the sender's matrix unchanged.
+ * Grids: 1xP, Px1, 2x(P/2) in both orders, 1x1.  Run on 4 or 6 processes.
+ *
+ *   t_bcast [tops=LETTERS] [types=LETTERS]   restrict topologies / types
+ *   t_bcast err-top | err-top-recv | err-src | err-scope   (must abort)
+ */
+#include "tutil.h"
+
+typedef void (*gebs_t)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int);
+typedef void (*gebr_t)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int,
+                       blacs_int, blacs_int);
+typedef void (*trbs_t)(blacs_int, char *, char *, char *, char *, blacs_int, blacs_int, void *,
+                       blacs_int);
+typedef void (*trbr_t)(blacs_int, char *, char *, char *, char *, blacs_int, blacs_int, void *,
+                       blacs_int, blacs_int, blacs_int);
+static const struct {
+    char t;
+    size_t esz;
+    gebs_t gebs;
+    gebr_t gebr;
+    trbs_t trbs;
+    trbr_t trbr;
+} T[] = {
+    {'I', sizeof(blacs_int), (gebs_t)Cigebs2d, (gebr_t)Cigebr2d, (trbs_t)Citrbs2d, (trbr_t)Citrbr2d},
+    {'S', sizeof(float), (gebs_t)Csgebs2d, (gebr_t)Csgebr2d, (trbs_t)Cstrbs2d, (trbr_t)Cstrbr2d},
+    {'D', sizeof(double), (gebs_t)Cdgebs2d, (gebr_t)Cdgebr2d, (trbs_t)Cdtrbs2d, (trbr_t)Cdtrbr2d},
+    {'C', 2 * sizeof(float), (gebs_t)Ccgebs2d, (gebr_t)Ccgebr2d, (trbs_t)Cctrbs2d, (trbr_t)Cctrbr2d},
+    {'Z', 2 * sizeof(double), (gebs_t)Czgebs2d, (gebr_t)Czgebr2d, (trbs_t)Cztrbs2d, (trbr_t)Cztrbr2d},
+};
+
+/* topology variants: letter, BLACS_SET WHAT (11 rings, 12 branches), value */
+static const struct { char top; int what, val; } TOPS[] = {
+    {' ', 0, 0},  {'I', 0, 0},  {'D', 0, 0},  {'S', 0, 0},  {'M', 11, 1}, {'M', 11, 2},
+    {'M', 11, 3}, {'M', 11, -2}, {'H', 0, 0}, {'F', 0, 0},  {'T', 12, 1}, {'T', 12, 2},
+    {'T', 12, 3}, {'1', 0, 0},  {'2', 0, 0},  {'3', 0, 0},  {'4', 0, 0},  {'5', 0, 0},
+    {'6', 0, 0},  {'7', 0, 0},  {'8', 0, 0},  {'9', 0, 0},  {'C', 0, 0},  {'P', 0, 0},
+    {'A', 0, 0},
+};
+#define NTOPS (int)(sizeof TOPS / sizeof TOPS[0])
+
+/* sender m x n (lda ldas), receivers mr x nr (lda ldar); uplo NULL: GE;
+ * rge: a TR sender's receivers use GE */
+typedef struct {
+    const char *uplo, *diag;
+    blacs_int m, n, ldas, mr, nr, ldar;
+    int rge;
+} bcase;
+static bcase CASES[40];
+static int ncases;
+
+static void add(const char *uplo, const char *diag, blacs_int m, blacs_int n, blacs_int ldas,
+                blacs_int mr, blacs_int nr, blacs_int ldar, int rge)
+{
+    CASES[ncases++] = (bcase){uplo, diag, m, n, ldas, mr, nr, ldar, rge};
+}
+
+static void make_cases(void)
+{
+    add(NULL, NULL, 5, 3, 5, 5, 3, 5, 0);    /* contiguous on both sides */
+    add(NULL, NULL, 5, 3, 8, 5, 3, 5, 0);    /* LDA > M on the sender */
+    add(NULL, NULL, 5, 3, 5, 5, 3, 7, 0);    /* LDA > M on receivers */
+    add(NULL, NULL, 4, 4, 6, 4, 4, 9, 0);    /* both */
+    add(NULL, NULL, 6, 2, 6, 3, 4, 5, 0);    /* reshaped, equal count */
+    add(NULL, NULL, 6, 2, 9, 12, 1, 12, 0);  /* reshaped into one column */
+    add(NULL, NULL, 1, 7, 3, 7, 1, 7, 0);    /* a row with stride */
+    add(NULL, NULL, 0, 3, 1, 0, 3, 1, 0);    /* zero-size */
+    add(NULL, NULL, 3, 0, 3, 3, 0, 3, 0);    /* zero-size */
+    add(NULL, NULL, 37, 5, 40, 37, 5, 37, 0); /* longer: several blocks/segments */
+    static const char *ul[] = {"U", "L"}, *dg[] = {"N", "U"};
+    static const blacs_int mn[][2] = {{5, 3}, {3, 5}, {4, 4}};
+    int k = 0;
+    for (int u = 0; u < 2; u++)
+        for (int d = 0; d < 2; d++)
+            for (int s = 0; s < 3; s++, k++) {
+                blacs_int m = mn[s][0], n = mn[s][1];
+                add(ul[u], dg[d], m, n, m + (k % 2) * 2, m, n, m + ((k + 1) % 2) * 3, 0);
+            }
+    add("l", "u", 6, 6, 7, 6, 6, 6, 0); /* lower-case UPLO/DIAG */
+    add("U", "N", 4, 4, 4, 10, 1, 10, 1); /* TR sent, received as a 10-vector */
+}
+
+/* communicated elements of a shape, in column-major order, as item pointers */
+static size_t items(tu_mat *t, const char *uplo, const char *diag, int ge, unsigned char **out)
+{
+    tu_tr tr = {uplo ? uplo[0] : 'G', diag ? diag[0] : 'N', t->m, t->n};
+    size_t k = 0;
+    for (blacs_int j = 0; j < t->n; j++)
+        for (blacs_int i = 0; i < t->m; i++)
+            if (ge || !uplo || tu_in_tr(i, j, &tr)) {
+                if (out) out[k] = tu_el(t, i, j);
+                k++;
+            }
+    return k;
+}
+
+static int opno;
+
+static void one(blacs_int ctxt, char scope, int tv, const bcase *cs, int ti, blacs_int rs,
+                blacs_int cs_)
+{
+    blacs_int nprow, npcol, myr, myc;
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
+    int seed = ++opno * 11;
+    char sc[8] = {scope, 0}, tp[2] = {TOPS[tv].top, 0};
+    if (opno % 2 && tp[0] >= 'A' && tp[0] <= 'Z') tp[0] = (char)(tp[0] + 32); /* any case */
+    if (opno % 3 == 0) snprintf(sc, sizeof sc, "%s", scope == 'R' ? "Row" : scope == 'C' ? "col" : "ALL");
+    /* source grid coordinates for this process's scope */
+    blacs_int sr = scope == 'R' ? myr : rs, scl = scope == 'C' ? myc : cs_;
+    int src = myr == sr && myc == scl;
+    size_t esz = T[ti].esz;
+    tu_tr tr = {cs->uplo ? cs->uplo[0] : 'G', cs->diag ? cs->diag[0] : 'N', cs->m, cs->n};
+    tu_in_fn in = cs->uplo ? tu_in_tr : NULL;
+    if (src) {
+        tu_mat a;
+        tu_mat_alloc(&a, esz, cs->m, cs->n, cs->ldas);
+        tu_mat_pad(&a, 0xA5);
+        tu_mat_fill(&a, T[ti].t, seed, in, &tr);
+        if (cs->uplo)
+            T[ti].trbs(ctxt, sc, tp, (char *)cs->uplo, (char *)cs->diag, cs->m, cs->n, a.a, cs->ldas);
+        else
+            T[ti].gebs(ctxt, sc, tp, cs->m, cs->n, a.a, cs->ldas);
+        long bad = tu_mat_check(&a, T[ti].t, seed, in, &tr, 0xA5, "sender's A");
+        TU_CHECK(bad == 0, "BS changed A: top '%c' scope %s type %c", tp[0], sc, T[ti].t);
+        tu_mat_free(&a);
+        return;
+    }
+    /* the ignored coordinate of a row/column scope gets another value */
+    blacs_int rarg = scope == 'R' ? (myr + opno) % nprow : sr;
+    blacs_int carg = scope == 'C' ? (myc + opno) % npcol : scl;
+    tu_mat b, e, ref;
+    tu_mat_alloc(&b, esz, cs->mr, cs->nr, cs->ldar);
+    tu_mat_pad(&b, 0x5A);
+    if (cs->uplo && !cs->rge)
+        T[ti].trbr(ctxt, sc, tp, (char *)cs->uplo, (char *)cs->diag, cs->mr, cs->nr, b.a, cs->ldar,
+                   rarg, carg);
+    else
+        T[ti].gebr(ctxt, sc, tp, cs->mr, cs->nr, b.a, cs->ldar, rarg, carg);
+    /* expected: pad everywhere, sender's k-th item at my k-th position */
+    tu_mat_alloc(&e, esz, cs->mr, cs->nr, cs->ldar);
+    tu_mat_pad(&e, 0x5A);
+    tu_mat_alloc(&ref, esz, cs->m, cs->n, cs->ldas);
+    tu_mat_fill(&ref, T[ti].t, seed, in, &tr);
+    size_t ns = items(&ref, cs->uplo, cs->diag, 0, NULL);
+    size_t nr = items(&e, cs->uplo, cs->diag, cs->rge, NULL);
+    unsigned char **ps = malloc((ns + 1) * sizeof *ps), **pe = malloc((nr + 1) * sizeof *pe);
+    items(&ref, cs->uplo, cs->diag, 0, ps);
+    items(&e, cs->uplo, cs->diag, cs->rge, pe);
+    for (size_t k = 0; k < ns && k < nr; k++) memcpy(pe[k], ps[k], esz);
+    long bad = 0, first = -1;
+    for (size_t k = 0; k < b.total; k++)
+        if (memcmp(b.mem + k * esz, e.mem + k * esz, esz)) {
+            if (first < 0) first = (long)k - TU_GUARD;
+            bad++;
+        }
+    TU_CHECK(ns == nr && bad == 0,
+             "top '%c' scope %s type %c %s%s %ldx%ld lda %ld -> %ldx%ld lda %ld, source {%ld,%ld} "
+             "on %ldx%ld: %ld bad elements, first at offset %ld",
+             tp[0], sc, T[ti].t, cs->uplo ? cs->uplo : "GE", cs->diag ? cs->diag : "", (long)cs->m,
+             (long)cs->n, (long)cs->ldas, (long)cs->mr, (long)cs->nr, (long)cs->ldar, (long)sr,
+             (long)scl, (long)nprow, (long)npcol, bad, first);
+    free(ps);
+    free(pe);
+    tu_mat_free(&ref);
+    tu_mat_free(&e);
+    tu_mat_free(&b);
+}
+
+static const char *only_tops, *only_types;
+
+static void grid(blacs_int sys, const char *order, blacs_int nprow, blacs_int npcol)
+{
+    blacs_int ctxt = sys;
+    Cblacs_gridinit(&ctxt, (char *)order, nprow, npcol);
+    if (ctxt < 0) return; /* not in this grid */
+    static const char scopes[] = "RCA";
+    int iter = 0;
+    for (int tv = 0; tv < NTOPS; tv++) {
+        if (only_tops && !strchr(only_tops, TOPS[tv].top)) continue;
+        if (TOPS[tv].what) {
+            blacs_int v = TOPS[tv].val;
+            Cblacs_set(ctxt, TOPS[tv].what, &v);
+        }
+        for (int s = 0; s < 3; s++)
+            for (int ti = 0; ti < 5; ti++) {
+                if (only_types && !strchr(only_types, T[ti].t)) continue;
+                for (int k = 0; k < ncases; k++, iter++) {
+                    /* the source moves around the grid */
+                    blacs_int rs = (blacs_int)((iter / 3) % nprow), cs = (blacs_int)(iter % npcol);
+                    one(ctxt, scopes[s], tv, &CASES[k], ti, rs, cs);
+                }
+            }
+    }
+    Cblacs_gridexit(ctxt);
+}
+
+static void error_case(blacs_int sys, blacs_int np, const char *what)
+{
+    blacs_int ctxt = sys, nprow, npcol, myr, myc;
+    double a[4] = {0};
+    Cblacs_gridinit(&ctxt, "Row", 1, np);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
+    if (!strcmp(what, "err-top")) Cdgebs2d(ctxt, "Row", "X", 2, 2, a, 2);
+    else if (!strcmp(what, "err-top-recv")) Cdgebr2d(ctxt, "Row", "q", 2, 2, a, 2, 0, 0);
+    else if (!strcmp(what, "err-src")) Cdgebr2d(ctxt, "Row", "I", 2, 2, a, 2, 0, npcol + 3);
+    else if (!strcmp(what, "err-scope")) Cdgebs2d(ctxt, "Diagonal", "I", 2, 2, a, 2);
+}
+
+int main(int argc, char **argv)
+{
+    tu_init(&argc, &argv);
+    blacs_int me, np, sys;
+    Cblacs_pinfo(&me, &np);
+    Cblacs_get(0, 0, &sys);
+    for (int i = 1; i < argc; i++) {
+        if (!strncmp(argv[i], "tops=", 5)) only_tops = argv[i] + 5;
+        else if (!strncmp(argv[i], "types=", 6)) only_types = argv[i] + 6;
+        else if (!strncmp(argv[i], "err-", 4)) {
+            error_case(sys, np, argv[i]);
+            fprintf(stderr, "error case %s returned\n", argv[i]);
+            return 2;
+        }
+    }
+    make_cases();
+    grid(sys, "Row", 1, np);
+    grid(sys, "Row", np, 1);
+    if (np % 2 == 0) {
+        grid(sys, "Row", 2, np / 2);
+        grid(sys, "Col", np / 2, 2);
+    }
+    grid(sys, "Row", 1, 1);
+    int rc = tu_finish();
+    Cblacs_exit(0);
+    return rc;
+}
