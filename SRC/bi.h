@@ -104,7 +104,32 @@ extern struct bi_global {
     double bufwait;        /* seconds to wait for buffers when memory runs out */
     size_t bufmax;         /* cap on buffer memory in bytes (0: none) */
     int trace;             /* message trace on */
+    int stats;             /* BLACS_STATS: per-routine statistics */
+    double hang_timeout;   /* BLACS_HANG_TIMEOUT: seconds before a wait is a hang (debug 2) */
 } bi_g;
+
+/* ---- debug and statistics levels (debug.c, LAWN 73 7.1.4) ---------------- */
+typedef struct {
+    const char *routine;
+    Int ctxt;
+    char kind;             /* 's' send, 'v' receive, 'b' bcast send, 'r' bcast recv, 'c' combine */
+    char scope, top;
+    size_t count, bytes;
+    Int rr, rc;            /* destination / source / combine destination */
+    double t0, twait;
+} bi_call;
+extern bi_call bi_cur, bi_last;
+void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const char *top,
+              const bi_shape *s, Int rr, Int rc);
+void bi_leave(void);
+/* wait for one request; notices hangs at BLACS_DEBUG >= 2 and counts waiting
+ * time for BLACS_STATS.  peer: rank in comm (MPI_ANY_SOURCE, or -1 if none) */
+int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, size_t bytes);
+/* report a hang (what we wait in, what completed last) and stop the job */
+BI_NORETURN void bi_hang(MPI_Comm comm, int peer, int tag, size_t bytes, double waited);
+void bi_stats_buffers(size_t inuse);
+void bi_stats_grids(int live);
+void bi_stats_report(void);
 
 void bi_init(void);                          /* PINFO's work: MPI up, state ready */
 void bi_atexit(void (*fn)(void));            /* cleanup run by BLACS_EXIT (e.g. MPI_Op_free) */

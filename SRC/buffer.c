@@ -33,6 +33,7 @@ static bi_buf *alloc_buf(size_t n)
     uintptr_t p = (uintptr_t)(b + 1);
     b->data = (char *)((p + ALIGN - 1) & ~(uintptr_t)(ALIGN - 1));
     inuse += n;
+    if (bi_g.stats) bi_stats_buffers(inuse);
     return b;
 }
 

@@ -80,6 +80,9 @@ void bi_init(void)
     bi_g.bufwait = env_double("BLACS_BUFWAIT", bi_g.bufwait);
     if (!bi_g.bufmax) bi_g.bufmax = env_size("BLACS_BUFMAX");
     bi_g.trace = getenv("BLACS_TRACE") != NULL;
+    const char *st = getenv("BLACS_STATS");
+    bi_g.stats = st && *st && *st != '0';
+    bi_g.hang_timeout = env_double("BLACS_HANG_TIMEOUT", 10.0);
     bi_g.initialized = 1;
 }
 
@@ -229,6 +232,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     }
     bi_msgid_setup(c);
     *ctxt = h;
+    if (bi_g.stats) bi_stats_grids(nlive + 1);
     if (++nlive >= warn_at) {
         BI_WARN(h, "%d grids are alive in this process: is BLACS_GRIDEXIT missing?", nlive);
         warn_at *= 2;

@@ -59,6 +59,7 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
  * that source's next ID; poll the candidates until one is there */
 static int any_source(bi_ctx *c, Int rsrc, Int csrc, int *tag)
 {
+    double t0 = MPI_Wtime();
     for (;;) {
         for (int v = 0; v < c->np; v++) {
             if ((rsrc >= 0 && v / c->npcol != rsrc) || (csrc >= 0 && v % c->npcol != csrc)) continue;
@@ -70,6 +71,8 @@ static int any_source(bi_ctx *c, Int rsrc, Int csrc, int *tag)
             }
         }
         bi_poll();
+        if (bi_g.debug >= 2 && MPI_Wtime() - t0 > bi_g.hang_timeout)
+            bi_hang(c->comm, MPI_ANY_SOURCE, -1, 0, MPI_Wtime() - t0);
     }
 }
 
@@ -88,13 +91,17 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     bi_msgid_p2p_recv(c, src, 1);
     MPI_Status st;
     int rc;
-    if (bi_shape_contig(s)) {
-        rc = MPI_Recv(A, (int)bi_shape_count(s), bi_mpitype(s->type), src, tag, c->comm, &st);
+    MPI_Datatype t = bi_shape_contig(s) ? bi_mpitype(s->type) : bi_shape_mpitype(s);
+    int cnt = bi_shape_contig(s) ? (int)bi_shape_count(s) : 1;
+    if (bi_g.debug >= 2 || bi_g.stats) {
+        MPI_Request r;
+        rc = MPI_Irecv(A, cnt, t, src, tag, c->comm, &r);
+        if (rc == MPI_SUCCESS)
+            rc = bi_wait(&r, &st, c->comm, src, tag, bi_shape_count(s) * bi_types[s->type].size);
     } else {
-        MPI_Datatype t = bi_shape_mpitype(s);
-        rc = MPI_Recv(A, 1, t, src, tag, c->comm, &st);
-        MPI_Type_free(&t);
+        rc = MPI_Recv(A, cnt, t, src, tag, c->comm, &st);
     }
+    if (!bi_shape_contig(s)) MPI_Type_free(&t);
     if (rc != MPI_SUCCESS) {
         int cls;
         MPI_Error_class(rc, &cls);

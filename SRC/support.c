@@ -201,6 +201,7 @@ void bi_exit(Int cont)
     }
     bi_ctx_exit_all();
     bi_buf_freeall(1); /* EXIT waits for every buffered send (spec 4.7) */
+    bi_stats_report();
     bi_g.initialized = 0;
     bi_g.ngrids_made = 0;
     if (!cont) {

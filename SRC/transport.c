@@ -91,8 +91,14 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
 {
     MPI_Status st;
     int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
-    mpi_check(c, MPI_Recv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &st),
-              "MPI_Recv");
+    if (bi_g.debug >= 2 || bi_g.stats) {
+        MPI_Request r;
+        mpi_check(c, MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
+        bi_wait(&r, &st, c->sc->ctx->comm, src, tag, items * c->isize);
+    } else {
+        mpi_check(c, MPI_Recv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &st),
+                  "MPI_Recv");
+    }
     return from_rank(c, st.MPI_SOURCE);
 }
 
@@ -109,6 +115,17 @@ void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, vo
                  size_t ritems, int tag)
 {
     traced(c, to, sitems, tag);
+    if (bi_g.debug >= 2 || bi_g.stats) {
+        MPI_Request r[2];
+        mpi_check(c, MPI_Irecv(rp, to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
+                               c->sc->ctx->comm, &r[1]), "MPI_Irecv");
+        mpi_check(c, MPI_Isend(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag,
+                               c->sc->ctx->comm, &r[0]), "MPI_Isend");
+        bi_wait(&r[1], MPI_STATUS_IGNORE, c->sc->ctx->comm, bi_scope_commrank(c->sc, from), tag,
+                ritems * c->isize);
+        bi_wait(&r[0], MPI_STATUS_IGNORE, c->sc->ctx->comm, -1, tag, 0);
+        return;
+    }
     mpi_check(c, MPI_Sendrecv(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag, rp,
                               to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
                               c->sc->ctx->comm, MPI_STATUS_IGNORE),
@@ -117,7 +134,8 @@ void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, vo
 
 void bi_waitall(bi_coll *c)
 {
-    for (int i = 0; i < c->reqs.n; i++) mpi_check(c, MPI_Wait(&c->reqs.r[i], MPI_STATUS_IGNORE), "MPI_Wait");
+    for (int i = 0; i < c->reqs.n; i++)
+        bi_wait(&c->reqs.r[i], MPI_STATUS_IGNORE, c->sc->ctx->comm, -1, -1, 0);
     c->reqs.n = 0;
 }
 

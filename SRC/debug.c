@@ -1,0 +1,278 @@
+/*
+ * debug.c -- the debug and statistics levels LAWN 73 section 7.1.4 proposes,
+ * chosen at run time:
+ *   BLACS_DEBUG=1  extra argument checks (broadcast receivers naming
+ *                  themselves as source, ...)
+ *   BLACS_DEBUG=2  hang detection: every wait polls; when nothing arrives for
+ *                  BLACS_HANG_TIMEOUT seconds (default 10) the process says
+ *                  what it waits in and what it last completed, then the job
+ *                  stops with a BLACS error
+ *   BLACS_DEBUG=3  cross-checks: before every broadcast and combine the
+ *                  members of the scope compare routine, scope, topology,
+ *                  element count and root, and report a mismatch precisely
+ *   BLACS_STATS=1  per-routine statistics printed at BLACS_EXIT (table on
+ *                  process 0, and CSV in BLACS_STATS_CSV if set)
+ * Every entry point brackets its work with bi_enter/bi_leave; with all of
+ * this off they cost a few stores.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "bi.h"
+
+bi_call bi_cur, bi_last;
+
+/* ---- statistics --------------------------------------------------------- */
+typedef struct {
+    const char *routine;
+    long calls;
+    double bytes, tin, twait, minmsg, maxmsg;
+} bi_stat;
+#define NSTAT 128
+static bi_stat stats[NSTAT];
+static int nstats;
+static size_t buf_hwm;
+static int grids_hwm;
+
+void bi_stats_buffers(size_t inuse)
+{
+    if (inuse > buf_hwm) buf_hwm = inuse;
+}
+
+void bi_stats_grids(int live)
+{
+    if (live > grids_hwm) grids_hwm = live;
+}
+
+static bi_stat *stat_of(const char *routine)
+{
+    for (int i = 0; i < nstats; i++)
+        if (stats[i].routine == routine || strcmp(stats[i].routine, routine) == 0) return &stats[i];
+    if (nstats == NSTAT) return NULL;
+    bi_stat *s = &stats[nstats++];
+    memset(s, 0, sizeof *s);
+    s->routine = routine;
+    s->minmsg = -1;
+    return s;
+}
+
+/* ---- where we are -------------------------------------------------------- */
+static const char *kind_name(char k)
+{
+    switch (k) {
+    case 's': return "point-to-point send";
+    case 'v': return "point-to-point receive";
+    case 'b': return "broadcast send";
+    case 'r': return "broadcast receive";
+    case 'c': return "combine";
+    default: return "call";
+    }
+}
+
+static void describe(const bi_call *c, char *out, size_t n)
+{
+    if (!c->routine) {
+        snprintf(out, n, "(nothing)");
+        return;
+    }
+    snprintf(out, n, "%s (%s, context %ld, scope '%c', topology '%c', %zu elements, %s {%ld,%ld})",
+             c->routine, kind_name(c->kind), (long)c->ctxt, c->scope ? c->scope : '-',
+             c->top ? c->top : '-', c->count,
+             c->kind == 's' ? "to" : c->kind == 'c' ? "destination" : c->kind == 'b' ? "from" : "source",
+             (long)c->rr, (long)c->rc);
+}
+
+/* ---- level 3: cross-checks ------------------------------------------------ */
+typedef struct {
+    char routine[16];
+    int kind, scope, top;
+    long count, root;
+} sig_t;
+
+static void crosscheck(bi_ctx *ctx, bi_scope *s)
+{
+    sig_t me, *all;
+    memset(&me, 0, sizeof me);
+    snprintf(me.routine, sizeof me.routine, "%s", bi_cur.routine);
+    me.kind = bi_cur.kind == 'b' || bi_cur.kind == 'r' ? 'B' : 'C';
+    me.scope = s->id;
+    me.top = bi_up(&bi_cur.top);
+    me.count = (long)bi_cur.count;
+    me.root = bi_cur.kind == 'b' ? s->me
+              : (bi_cur.kind == 'c' && (bi_cur.rr == -1 || bi_cur.rc == -1)) ? -1
+                                                                              : bi_scope_rank(s, bi_cur.rr, bi_cur.rc);
+    all = malloc((size_t)s->np * sizeof *all);
+    MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, bi_scope_comm(s));
+    /* compare with the first process of the scope that is the root (or 0) */
+    int ref = 0;
+    for (int k = 0; k < s->np; k++)
+        if (all[k].root == k) ref = k;
+    const sig_t *r = &all[ref];
+    char why[400] = "";
+    if (r->kind != me.kind)
+        snprintf(why, sizeof why, "this process called %s but scope rank %d called %s", me.routine, ref, r->routine);
+    else if (r->top != me.top)
+        snprintf(why, sizeof why, "topology '%c' here, '%c' at scope rank %d (%s)", me.top, r->top, ref, r->routine);
+    else if (r->count != me.count)
+        snprintf(why, sizeof why, "%ld elements (M*N) here, %ld at scope rank %d (%s)", me.count, r->count, ref, r->routine);
+    else if (r->root != me.root)
+        snprintf(why, sizeof why, "root/destination is scope rank %ld here, %ld at scope rank %d (%s)", me.root, r->root, ref, r->routine);
+    else
+        for (int k = 0; k < s->np && !why[0]; k++)
+            if (all[k].kind == 'B' && all[k].root == k && k != ref)
+                snprintf(why, sizeof why, "two broadcast sources in one operation: scope ranks %d and %d", ref, k);
+    free(all);
+    if (why[0]) {
+        char d[300];
+        describe(&bi_cur, d, sizeof d);
+        bi_error(ctx->handle, -1, bi_cur.routine, "BLACS_DEBUG=3 cross-check failed in %s: %s", d, why);
+    }
+}
+
+void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const char *top,
+              const bi_shape *s, Int rr, Int rc)
+{
+    bi_cur.routine = routine;
+    bi_cur.ctxt = ctxt;
+    bi_cur.kind = kind;
+    bi_cur.scope = scope ? (char)(bi_up(scope) | 32) : 0;
+    bi_cur.top = top ? bi_up(top) : 0;
+    bi_cur.count = bi_shape_count(s);
+    bi_cur.bytes = bi_cur.count * bi_types[s->type].size;
+    bi_cur.rr = rr;
+    bi_cur.rc = rc;
+    bi_cur.twait = 0;
+    if (bi_g.stats) bi_cur.t0 = MPI_Wtime();
+    if (bi_g.debug >= 1 && (kind == 'r' || kind == 'b' || kind == 'c')) {
+        bi_ctx *c = bi_ctx_get(ctxt, routine);
+        bi_scope *sc = bi_scope_get(c, scope, routine, 2);
+        if (kind == 'r' && bi_scope_rank(sc, rr, rc) == sc->me &&
+            rr >= 0 && rr < c->nprow && rc >= 0 && rc < c->npcol)
+            bi_argerr(ctxt, routine, s->tr ? 10 : 8, "RSRC/CSRC",
+                      "a broadcast receiver names itself {%ld,%ld} as the source", (long)rr, (long)rc);
+        if (bi_g.debug >= 3 && sc->np > 1) crosscheck(c, sc);
+    }
+}
+
+void bi_leave(void)
+{
+    if (bi_g.stats) {
+        bi_stat *s = stat_of(bi_cur.routine);
+        if (s) {
+            double b = (double)bi_cur.bytes;
+            s->calls++;
+            s->bytes += b;
+            s->tin += MPI_Wtime() - bi_cur.t0;
+            s->twait += bi_cur.twait;
+            if (s->minmsg < 0 || b < s->minmsg) s->minmsg = b;
+            if (b > s->maxmsg) s->maxmsg = b;
+        }
+    }
+    bi_last = bi_cur;
+    bi_cur.routine = NULL;
+}
+
+/* ---- level 2: waits that notice a hang ------------------------------------ */
+void bi_hang(MPI_Comm comm, int peer, int tag, size_t bytes, double waited)
+{
+    char now[300], last[300], who[64];
+    describe(&bi_cur, now, sizeof now);
+    describe(&bi_last, last, sizeof last);
+    if (peer == MPI_ANY_SOURCE) snprintf(who, sizeof who, "any process");
+    else if (peer >= 0) snprintf(who, sizeof who, "rank %d of the grid", peer);
+    else snprintf(who, sizeof who, "an MPI collective");
+    (void)comm;
+    /* let every stuck process say its piece before the job stops */
+    fprintf(stderr,
+            "BLACS HANG (BLACS_DEBUG=2) on pnum %d: nothing arrived for %.0f s\n"
+            "  waiting in: %s\n  for: a message from %s, message ID %d, %zu bytes\n"
+            "  last completed: %s\n",
+            bi_g.world_rank, waited, now, who, tag, bytes, last);
+    fflush(stderr);
+    struct timespec ts = {2, 0};
+    nanosleep(&ts, NULL);
+    bi_error(bi_cur.ctxt, -1, bi_cur.routine ? bi_cur.routine : "BLACS",
+             "hang detected: waited %.0f s in %s for a message from %s (ID %d)", waited, now, who, tag);
+}
+
+int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, size_t bytes)
+{
+    int rc = MPI_SUCCESS;
+    double t0 = (bi_g.stats || bi_g.debug >= 2) ? MPI_Wtime() : 0;
+    if (bi_g.debug >= 2) {
+        int done = 0;
+        long spins = 0;
+        while (!done) {
+            rc = MPI_Test(r, &done, st);
+            if (rc != MPI_SUCCESS) break;
+            if (!done && (++spins & 1023) == 0) {
+                double w = MPI_Wtime() - t0;
+                if (w > bi_g.hang_timeout) bi_hang(comm, peer, tag, bytes, w);
+                bi_poll();
+            }
+        }
+    } else {
+        rc = MPI_Wait(r, st);
+    }
+    if (bi_g.stats) bi_cur.twait += MPI_Wtime() - t0;
+    return rc;
+}
+
+/* ---- printing the statistics at BLACS_EXIT -------------------------------- */
+void bi_stats_report(void)
+{
+    if (!bi_g.stats) return;
+    /* one line per routine per process, gathered on world rank 0 */
+    char line[256], *all = NULL;
+    int n = nstats, *counts = NULL, *displs = NULL;
+    char *mine = malloc((size_t)(n + 1) * sizeof line);
+    size_t off = 0;
+    for (int i = 0; i < n; i++) {
+        bi_stat *s = &stats[i];
+        off += (size_t)snprintf(mine + off, sizeof line, "%d,%s,%ld,%.0f,%.6f,%.6f,%.0f,%.0f,%.1f,%zu,%d\n",
+                                bi_g.world_rank, s->routine, s->calls, s->bytes, s->tin, s->twait,
+                                s->minmsg < 0 ? 0 : s->minmsg, s->maxmsg,
+                                s->calls ? s->bytes / (double)s->calls : 0.0, buf_hwm, grids_hwm);
+    }
+    int len = (int)off;
+    if (bi_g.world_rank == 0) counts = malloc((size_t)bi_g.world_size * 2 * sizeof(int));
+    MPI_Gather(&len, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    if (counts) {
+        displs = counts + bi_g.world_size;
+        for (int i = 0; i < bi_g.world_size; i++) {
+            displs[i] = total;
+            total += counts[i];
+        }
+        all = malloc((size_t)total + 1);
+    }
+    MPI_Gatherv(mine, len, MPI_CHAR, all, counts, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (bi_g.world_rank == 0) {
+        all[total] = 0;
+        const char *csv = getenv("BLACS_STATS_CSV");
+        FILE *f = csv && *csv ? fopen(csv, "w") : NULL;
+        const char *hdr = "pnum,routine,calls,bytes,time_in_s,time_wait_s,min_msg,max_msg,mean_msg,buffer_hwm_bytes,live_grids_hwm";
+        if (f) fprintf(f, "%s\n%s", hdr, all);
+        if (f) fclose(f);
+        printf("BLACS statistics (BLACS_STATS=1)\n%5s %-12s %8s %12s %10s %10s %10s %10s %10s %10s %6s\n", "pnum",
+               "routine", "calls", "bytes", "in (s)", "wait (s)", "min msg", "max msg", "mean msg",
+               "buf hwm", "grids");
+        for (char *p = all, *e; *p; p = e + 1) {
+            e = strchr(p, '\n');
+            *e = 0;
+            int pn, gr;
+            char rt[64];
+            long calls;
+            double b, ti, tw, mn, mx, me;
+            size_t hw;
+            if (sscanf(p, "%d,%63[^,],%ld,%lf,%lf,%lf,%lf,%lf,%lf,%zu,%d", &pn, rt, &calls, &b, &ti, &tw, &mn, &mx, &me, &hw, &gr) == 11)
+                printf("%5d %-12s %8ld %12.0f %10.4f %10.4f %10.0f %10.0f %10.1f %10zu %6d\n", pn, rt, calls, b, ti, tw, mn, mx, me, hw, gr);
+        }
+        fflush(stdout);
+        free(all);
+        free(counts);
+    }
+    free(mine);
+    nstats = 0;
+}
