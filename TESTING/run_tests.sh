@@ -8,6 +8,7 @@
 # <expect>  ok          exit status 0
 #           err:REGEX   non-zero exit status and output (stdout+stderr) matching
 #                       the extended regular expression REGEX (use \s for blanks)
+#           out:REGEX   exit status 0 and output matching REGEX
 #           skip:WHY    not run, counted as skipped
 # In the command, @BIN@ is the test binary folder, @LIB@ the library folder.
 # A test whose output has a line "N passed, M failed[, K skipped]" (a tester
@@ -54,6 +55,9 @@ for list in "$@"; do
           printf '%-40s FAILED %ss%s (rc=%s, log %s)\n' "$name" "$dt" "$sub" "$rc" "$log"; failed+=("$name"); fi
         continue
       fi
+    elif [[ $expect == out:* ]]; then
+      re=${expect#out:}; re=${re//\\s/[[:space:]]}
+      [ $rc = 0 ] && grep -qE -- "$re" "$log" && ok=1
     else
       re=${expect#err:}; re=${re//\\s/[[:space:]]}
       [ $rc != 0 ] && [ $rc != 124 ] && grep -qE -- "$re" "$log" && ok=1
