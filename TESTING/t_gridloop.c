@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     Cblacs_get(0, 22, &live);
     TU_CHECK(bad == 0 && live == 0, "%ld bad grids, %ld live after the loop", bad, (long)live);
     /* many grids alive at once give a warning, not a failure */
-    enum { ALIVE = 600 };
+    enum { ALIVE = 1000 };
     blacs_int *h = malloc(ALIVE * sizeof *h);
     for (int k = 0; k < ALIVE; k++) {
         h[k] = sys;
