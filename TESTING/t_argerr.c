@@ -44,6 +44,24 @@ int main(int argc, char **argv)
     else if (IS("exitbad")) Cblacs_gridexit(12345);
     else if (IS("syshandle")) Cblacs2sys_handle(77);
     else if (IS("map")) { blacs_int map[2] = {0, 0}, g = sys; Cblacs_gridmap(&g, map, 1, 1, 2); }
+    else if (IS("br_rsrc")) Cdgebr2d(ctxt, "Row", " ", 1, 1, a, 1, 0, np + 2);
+    else if (IS("comb_rdest")) Cdgsum2d(ctxt, "All", " ", 1, 1, a, 1, 3, 0);
+    else if (IS("ldia")) { blacs_int ra[12], ca[12]; Cdgamx2d(ctxt, "All", " ", 4, 3, a, 4, ra, ca, 2, -1, -1); }
+    else if (IS("trbs_uplo")) Cstrbs2d(ctxt, "All", " ", "Z", "N", 2, 2, (float *)a, 2);
+    else if (IS("trbr_diag")) Cztrbr2d(ctxt, "All", "1", "L", "X", 2, 2, a, 2, 0, 0);
+    else if (IS("gsum_m")) Cdgsum2d(ctxt, "All", " ", -4, 1, a, 1, -1, -1);
+    else if (IS("gamn_n")) { blacs_int ra[4], ca[4]; Cigamn2d(ctxt, "All", " ", 1, -1, ia, 1, ra, ca, -1, -1, -1); }
+    else if (IS("gebs_lda")) Cdgebs2d(ctxt, "All", " ", 5, 2, a, 3);
+    else if (IS("pnum_exited")) { Cblacs_gridexit(ctxt); Cblacs_pnum(ctxt, 0, 0); }
+    else if (IS("barrier_ctxt")) Cblacs_barrier(ctxt + 40, "All");
+    else if (IS("set_ctxt")) { blacs_int v = 2; Cblacs_set(ctxt + 40, 11, &v); }
+    else if (IS("get10_ctxt")) { blacs_int v; Cblacs_get(-7, 10, &v); }
+    else if (IS("ksendid")) Cksendid(ctxt, 0, np);
+    else if (IS("kbsid_scope")) Ckbsid(ctxt, "Q");
+    else if (IS("map_ldup")) { blacs_int map[4] = {0, 1, 0, 1}, g = sys; Cblacs_gridmap(&g, map, 0, 1, 2); }
+    else if (IS("map_range")) { blacs_int map[2] = {0, 9}, g = sys; Cblacs_gridmap(&g, map, 1, 1, 2); }
+    else if (IS("commnull")) Csys2blacs_handle(MPI_COMM_NULL);
+    else if (IS("bs_exited")) { Cblacs_gridexit(ctxt); Cigebs2d(ctxt, "All", " ", 1, 1, ia, 1); }
     else if (IS("fortran_m")) { blacs_int bad = -3; dgesd2d_(&ctxt, &bad, &one, a, &one, &zero, &zero); }
     else if (IS("fortran_lda")) dgesd2d_(&ctxt, &m, &n, a, &one, &zero, &zero);
     else if (IS("fortran_exit")) { blacs_int bad = 999; blacs_gridexit_(&bad); }
