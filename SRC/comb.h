@@ -14,10 +14,14 @@
 #define COMB_H
 #include "bi.h"
 #include "topo_algs.h"
+#include "model.h"
 #pragma GCC visibility push(hidden)
 
 /* ops.c: fill op for kind (BI_SUM..), type (BI_I..), owners (0/1) */
 void bi_op_setup(bi_op *op, int kind, int type, int owners);
+
+/* attribute of the combine item datatypes holding their bi_op (combine.c) */
+extern int bi_comb_keyval;
 
 /* work buffer of n items for partner data; release with bi_buf_release */
 bi_buf *bi_comb_work(const bi_coll *c, size_t items);
@@ -38,8 +42,8 @@ void bi_comb_rhd_core(bi_coll *c, int halve);
 int bi_comb_hybrid_halvings(const bi_machine *m, int np, double bytes);
 
 /* comb_auto.c: the topology the models pick for a combine of `bytes` in a
- * scope of np ('1', 'H', 'R', 'B' or 'Y'); leave-on-all when all != 0.
- * repeatable != 0 limits the choice to fixed-order algorithms. */
+ * scope of np ('1', 'H', 'R', 'B' or 'Y'; all of them fixed-order, so
+ * repeatable); leave-on-all when all != 0; coherent != 0 excludes 'H'. */
 char bi_comb_choose(const bi_machine *m, int np, double bytes, int all, int coherent);
 
 /* cost models: each bi_model_comb_* returns the leave-on-all time (every

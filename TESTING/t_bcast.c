@@ -8,7 +8,8 @@
  * around every matrix on every process, and the sender's matrix unchanged.
  * Grids: 1xP, Px1, 2x(P/2) in both orders, 1x1.  Run on 4 or 6 processes.
  *
- *   t_bcast [tops=LETTERS] [types=LETTERS]   restrict topologies / types
+ *   t_bcast [tops=LETTERS] [types=LETTERS] [full]   restrict topologies /
+ *     types; each combination runs on one grid in turn, "full" on all
  *   t_bcast err-top | err-top-recv | err-src | err-scope   (must abort)
  */
 #include "tutil.h"
@@ -100,14 +101,13 @@ static size_t items(tu_mat *t, const char *uplo, const char *diag, int ge, unsig
     return k;
 }
 
-static int opno;
-
+/* operation number opno (the same on every process of the grid) */
 static void one(blacs_int ctxt, char scope, int tv, const bcase *cs, int ti, blacs_int rs,
-                blacs_int cs_)
+                blacs_int cs_, int opno)
 {
     blacs_int nprow, npcol, myr, myc;
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
-    int seed = ++opno * 11;
+    int seed = opno * 11;
     char sc[8] = {scope, 0}, tp[2] = {TOPS[tv].top, 0};
     if (opno % 2 && tp[0] >= 'A' && tp[0] <= 'Z') tp[0] = (char)(tp[0] + 32); /* any case */
     if (opno % 3 == 0) snprintf(sc, sizeof sc, "%s", scope == 'R' ? "Row" : scope == 'C' ? "col" : "ALL");
@@ -173,31 +173,46 @@ static void one(blacs_int ctxt, char scope, int tv, const bcase *cs, int ti, bla
 }
 
 static const char *only_tops, *only_types;
+static int full; /* every combination on every grid, not each on one grid */
+
+#define MAXG 8
+static blacs_int ctx[MAXG];
+static int ngrids;
 
 static void grid(blacs_int sys, const char *order, blacs_int nprow, blacs_int npcol)
 {
-    blacs_int ctxt = sys;
-    Cblacs_gridinit(&ctxt, (char *)order, nprow, npcol);
-    if (ctxt < 0) return; /* not in this grid */
+    ctx[ngrids] = sys;
+    Cblacs_gridinit(&ctx[ngrids], (char *)order, nprow, npcol);
+    ngrids++;
+}
+
+/* every topology x scope x type x shape; each combination on one grid in
+ * turn (all grids with "full"), the source moving around the grid */
+static void run(void)
+{
     static const char scopes[] = "RCA";
-    int iter = 0;
+    long combo = 0;
     for (int tv = 0; tv < NTOPS; tv++) {
         if (only_tops && !strchr(only_tops, TOPS[tv].top)) continue;
-        if (TOPS[tv].what) {
-            blacs_int v = TOPS[tv].val;
-            Cblacs_set(ctxt, TOPS[tv].what, &v);
-        }
+        for (int g = 0; g < ngrids; g++)
+            if (ctx[g] >= 0 && TOPS[tv].what) {
+                blacs_int v = TOPS[tv].val;
+                Cblacs_set(ctx[g], TOPS[tv].what, &v);
+            }
         for (int s = 0; s < 3; s++)
             for (int ti = 0; ti < 5; ti++) {
                 if (only_types && !strchr(only_types, T[ti].t)) continue;
-                for (int k = 0; k < ncases; k++, iter++) {
-                    /* the source moves around the grid */
-                    blacs_int rs = (blacs_int)((iter / 3) % nprow), cs = (blacs_int)(iter % npcol);
-                    one(ctxt, scopes[s], tv, &CASES[k], ti, rs, cs);
-                }
+                for (int k = 0; k < ncases; k++, combo++)
+                    for (int g = 0; g < ngrids; g++) {
+                        if (!full && g != combo % ngrids) continue;
+                        if (ctx[g] < 0) continue; /* not in this grid */
+                        blacs_int nprow, npcol, myr, myc;
+                        Cblacs_gridinfo(ctx[g], &nprow, &npcol, &myr, &myc);
+                        blacs_int rs = (blacs_int)((combo / 3) % nprow), cs = (blacs_int)(combo % npcol);
+                        one(ctx[g], scopes[s], tv, &CASES[k], ti, rs, cs, (int)combo);
+                    }
             }
     }
-    Cblacs_gridexit(ctxt);
 }
 
 static void error_case(blacs_int sys, blacs_int np, const char *what)
@@ -221,6 +236,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "tops=", 5)) only_tops = argv[i] + 5;
         else if (!strncmp(argv[i], "types=", 6)) only_types = argv[i] + 6;
+        else if (!strcmp(argv[i], "full")) full = 1;
         else if (!strncmp(argv[i], "err-", 4)) {
             error_case(sys, np, argv[i]);
             fprintf(stderr, "error case %s returned\n", argv[i]);
@@ -235,6 +251,9 @@ int main(int argc, char **argv)
         grid(sys, "Col", np / 2, 2);
     }
     grid(sys, "Row", 1, 1);
+    run();
+    for (int g = 0; g < ngrids; g++)
+        if (ctx[g] >= 0) Cblacs_gridexit(ctx[g]);
     int rc = tu_finish();
     Cblacs_exit(0);
     return rc;

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     const char *tops[] = {"F", "1", "F", "T"};
     long bad = 0;
     for (int k = 0; k < 200; k++) {
-        blacs_int dest = k % np;
+        blacs_int dest = (k / 20) % np; /* stretches with one destination */
         double v[3];
         for (int i = 0; i < 3; i++) v[i] = (double)(1000 * k + 10 * c + i);
         /* the destination is slow: the others get far ahead */
