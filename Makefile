@@ -91,6 +91,7 @@ $(B)/tests/%: TESTING/%.f $(LIBDIR)/libblacs.a
 -include TESTING/tester.mk
 -include TIMING/timing.mk
 -include TESTING/clients.mk
+-include TIMING/simulate.mk
 
 # Under the sanitizers leaks are left to valgrind (make test-valgrind): MPICH's
 # UCX plugins are unloaded before LeakSanitizer runs, so their allocations
