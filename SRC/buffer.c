@@ -97,6 +97,18 @@ void bi_poll(void)
 
 int bi_buf_active_count(void) { return nactive; }
 
+/* release (not keep) every active buffer whose sends are done */
+static void free_finished(void)
+{
+    for (bi_buf *a = head, *nx; a; a = nx) {
+        nx = a->next;
+        if (test_buf(a)) {
+            unlink_active(a);
+            free_buf(a);
+        }
+    }
+}
+
 static BI_NORETURN void out_of_space(size_t n)
 {
     /* who are the outstanding sends to? */
@@ -137,13 +149,7 @@ bi_buf *bi_buf_get(size_t n)
     /* emergency: wait for active buffers to drain (6.2.2) */
     double t0 = MPI_Wtime();
     while (MPI_Wtime() - t0 < bi_g.bufwait) {
-        for (bi_buf *a = head, *nx; a; a = nx) {
-            nx = a->next;
-            if (test_buf(a)) {
-                unlink_active(a);
-                free_buf(a);
-            }
-        }
+        free_finished();
         if (ready) {
             if (ready->size >= n) {
                 b = ready;
@@ -196,13 +202,7 @@ void bi_buf_freeall(int wait)
             free_buf(b);
         }
     } else {
-        for (bi_buf *a = head, *nx; a; a = nx) {
-            nx = a->next;
-            if (test_buf(a)) {
-                unlink_active(a);
-                free_buf(a);
-            }
-        }
+        free_finished();
     }
     if (ready) {
         free_buf(ready);
