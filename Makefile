@@ -26,7 +26,10 @@ SOMAJOR := 1
 # Open MPI refuses to run as root or oversubscribed unless told
 MPIEXEC_FLAGS ?= $(if $(findstring openmpi,$(MPIEXEC)$(shell $(MPIEXEC) --version 2>&1 | head -1)),--allow-run-as-root --oversubscribe)
 
-VARIANT := $(if $(filter 8,$(INTSIZE)),ilp64)$(if $(SANITIZE),$(if $(filter 8,$(INTSIZE)),-)san)
+# one build folder per variant, so switching INTSIZE, SANITIZE or the MPI
+# never reuses stale objects or a stale configuration header
+MPIFLAVOUR := $(if $(findstring openmpi,$(MPICC)),ompi)
+VARIANT := $(subst $(eval) ,-,$(strip $(if $(filter 8,$(INTSIZE)),ilp64) $(if $(SANITIZE),san) $(MPIFLAVOUR)))
 VARIANT := $(if $(VARIANT),$(VARIANT),default)
 B      := build/$(VARIANT)
 LIBDIR := $(if $(filter default,$(VARIANT)),LIB,LIB/$(VARIANT))
@@ -107,13 +110,13 @@ test-full: tests
 test-valgrind: tests
 	$(RUNENV) VALGRIND=1 bash TESTING/run_tests.sh TESTING/tests.d/*.list
 
-install: lib
+install: lib lib94
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 $(LIBDIR)/libblacs.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIBDIR)/libblacs.a $(LIBDIR)/libblacs94.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBDIR)/libblacs.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libblacs.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libblacs.so.$(SOMAJOR)
 	ln -sf libblacs.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libblacs.so
-	sed $(if $(filter 8,$(INTSIZE)),-e 's|^#ifndef BLACS_INT$$|#ifndef BLACS_ILP64\n#define BLACS_ILP64 1\n#endif\n#ifndef BLACS_INT|') SRC/blacs.h > $(DESTDIR)$(PREFIX)/include/blacs.h
+	sed -e '' $(if $(filter 8,$(INTSIZE)),-e 's|^#ifndef BLACS_INT$$|#ifndef BLACS_ILP64\n#define BLACS_ILP64 1\n#endif\n#ifndef BLACS_INT|') SRC/blacs.h > $(DESTDIR)$(PREFIX)/include/blacs.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@CFLAGS@|$(if $(filter 8,$(INTSIZE)),-DBLACS_ILP64)|g' INSTALL/blacs.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/blacs.pc
