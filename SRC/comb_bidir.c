@@ -1,0 +1,51 @@
+/*
+ * comb_bidir.c -- TOP 'H': bidirectional exchange (LAWN 73 5.4.2, LAWN 29
+ * Version 2) for leave-on-all without the coherence flag; otherwise the
+ * radix-2 tree (spec 8.3).  Np not a power of two: with p2 the largest
+ * power of two <= Np, ranks p2.. first fold their data into rank - p2,
+ * the p2 ranks exchange with me XOR 1, 2, 4, ..., and the result goes back
+ * out to the folded ranks.
+ */
+#include "comb.h"
+
+void bi_comb_bidir(bi_coll *c)
+{
+    if (c->root >= 0 || c->coherent) {
+        c->param = 1;
+        bi_comb_tree(c);
+        return;
+    }
+    const int np = c->np, me = c->me, p2 = bi_pow2_floor(np), extra = np - p2;
+    if (me >= p2) {
+        bi_isend(c, me - p2, c->buf, c->count, c->tag);
+        bi_waitall(c);
+        bi_recv(c, me - p2, c->buf, c->count, c->tag + 1);
+        return;
+    }
+    bi_buf *w = bi_comb_work(c, c->count);
+    if (me < extra) {
+        bi_recv(c, me + p2, w->data, c->count, c->tag);
+        c->op->fn(c->buf, w->data, c->count, c->op);
+    }
+    for (int b = 1; b < p2; b <<= 1) {
+        bi_sendrecv(c, me ^ b, c->buf, c->count, me ^ b, w->data, c->count, c->tag);
+        c->op->fn(c->buf, w->data, c->count, c->op);
+    }
+    bi_buf_release(w);
+    if (me < extra) bi_isend(c, me + p2, c->buf, c->count, c->tag + 1);
+}
+
+/* 5.4.2 with simultaneous send and receive: log2(Np) (T_c + T_o) for a
+ * power of two; otherwise T_c + T_o + T_s + floor(log2 Np)(T_c + T_o) inside
+ * the power of two and 2 T_c + T_o + floor(log2 Np)(T_c + T_o) beyond it.
+ * Leave-on-one is the radix-2 tree. */
+double bi_model_comb_bidir(const bi_machine *m, int np, double bytes, int param, double *root)
+{
+    (void)param;
+    bi_model_comb_tree(m, np, bytes, 1, root);
+    int p2 = bi_pow2_floor(np), d = bi_log2i(p2);
+    double step = bi_tc(m, bytes) + bi_to(m, bytes);
+    if (p2 == np) return d * step;
+    double in = step + bi_ts(m, bytes) + d * step, out = 2 * bi_tc(m, bytes) + bi_to(m, bytes) + d * step;
+    return in > out ? in : out;
+}

@@ -1,0 +1,92 @@
+/*
+ * comb_mring.c -- TOP 'I', 'D', 'S', 'M': the multiring combine proposed in
+ * LAWN 73 7.2.4 (while some rings communicate, others combine), as spec 8.3
+ * describes it.  nr rings (+1 'I', -1 'D', 2 'S', BLACS_SET 13 for 'M'; the
+ * sign is the direction), |nr| capped at Np-1.  The Np-1 non-destination
+ * processes, by distance from the destination, form |nr| consecutive
+ * chains of floor((Np-1)/|nr|), the last taking the remainder; each chain
+ * passes its partial result inward and its innermost node hands it to the
+ * destination.  Leave-on-all: destination 0, then the multi-path broadcast
+ * of spec 7 'M' with the same rings.
+ */
+#include "comb.h"
+
+/* scope rank at distance t from root in direction dir (data flow) */
+static int at(int root, int t, int dir, int np) { return ((root - dir * t) % np + np) % np; }
+
+/* multi-path broadcast from root (spec 7, 'M'): a paths, the first
+ * (Np-1) mod a one longer; receivers are counted in direction dir */
+static void bcast_mpath(bi_coll *c, int root, int a, int dir, int tag)
+{
+    const int np = c->np, n = np - 1, base = n / a, ext = n % a;
+    /* distance t of rank r from the root along the broadcast direction */
+    int t = ((c->me - root) * dir % np + np) % np;
+    if (t == 0) {
+        for (int k = 0; k < a; k++) {
+            int s = 1 + k * base + (k < ext ? k : ext);
+            bi_isend(c, ((root + dir * s) % np + np) % np, c->buf, c->count, tag);
+        }
+        return;
+    }
+    int k = 0, s = 1;
+    while (k < a) { /* path k holds distances [s, s+len) */
+        int len = base + (k < ext);
+        if (t < s + len) {
+            bi_waitall(c);
+            int from = t == s ? root : ((c->me - dir) % np + np) % np;
+            bi_recv(c, from, c->buf, c->count, tag);
+            if (t + 1 < s + len) bi_isend(c, ((c->me + dir) % np + np) % np, c->buf, c->count, tag);
+            return;
+        }
+        s += len;
+        k++;
+    }
+}
+
+void bi_comb_mring(bi_coll *c)
+{
+    const int np = c->np, dest = c->root < 0 ? 0 : c->root;
+    int nr = c->param ? c->param : 1, dir = nr > 0 ? 1 : -1, a = nr > 0 ? nr : -nr;
+    if (a > np - 1) a = np - 1;
+    const int L = (np - 1) / a;
+    /* distance toward which data flow: nr > 0 means increasing ranks reach dest */
+    const int d = ((dest - c->me) * dir % np + np) % np;
+    if (d == 0) {
+        bi_buf *w = bi_comb_work(c, c->count);
+        for (int k = 0; k < a; k++) {
+            /* fixed order when repeatable: innermost member of each ring, nearest first */
+            int from = c->repeat ? at(dest, k * L + 1, dir, np) : BI_ANY;
+            bi_recv(c, from, w->data, c->count, c->tag);
+            c->op->fn(c->buf, w->data, c->count, c->op);
+        }
+        bi_buf_release(w);
+    } else {
+        int k = (d - 1) / L;
+        if (k > a - 1) k = a - 1;
+        const int first = k * L + 1, last = k == a - 1 ? np - 1 : (k + 1) * L;
+        if (d < last) {
+            bi_buf *w = bi_comb_work(c, c->count);
+            bi_recv(c, at(dest, d + 1, dir, np), w->data, c->count, c->tag);
+            c->op->fn(c->buf, w->data, c->count, c->op);
+            bi_buf_release(w);
+        }
+        bi_isend(c, d == first ? dest : at(dest, d - 1, dir, np), c->buf, c->count, c->tag);
+    }
+    if (c->root < 0) bcast_mpath(c, dest, a, dir, c->tag + 1);
+}
+
+/* ring chains pipeline nothing within one call: the longest chain costs
+ * len (T_c + T_o), the destination then takes a messages; the broadcast back
+ * adds the longest path ceil((Np-1)/a) T_c after a sends posted. */
+double bi_model_comb_mring(const bi_machine *m, int np, double bytes, int param, double *root)
+{
+    int a = param > 0 ? param : (param < 0 ? -param : 1);
+    if (np < 2) { if (root) *root = 0; return 0; }
+    if (a > np - 1) a = np - 1;
+    int L = (np - 1) / a, len = (np - 1) - (a - 1) * L;
+    double step = bi_tc(m, bytes) + bi_to(m, bytes);
+    double one = (len - 1) * step + a * step;
+    if (root) *root = one;
+    int plen = (np - 1 + a - 1) / a;
+    return one + (a - 1) * bi_ts(m, bytes) + plen * bi_tc(m, bytes);
+}

@@ -1,0 +1,199 @@
+/*
+ * combine.c -- xGSUM2D, xGAMX2D, xGAMN2D behind the entry points (spec
+ * sections 8 and 9): destination, result buffer, owner keys, topology, and
+ * the copy back with the effective LDA.
+ *
+ * Buffers (LAWN 73 5.3.1): the result buffer is contiguous so partial
+ * results are sent from it without copies -- A itself when A is contiguous
+ * and no owners travel, else a BLACS buffer; the algorithms get a second
+ * buffer for partner data.  With RA/CA wanted, each item carries an int32
+ * owner key after its value (the reference packs 16 bits; ours serves any
+ * grid): the owner's distance (rank - dest) mod Np for leave-on-one, its
+ * scope rank for leave-on-all, which is also the tie order of spec 9.
+ */
+#include <string.h>
+#include "comb.h"
+
+bi_buf *bi_comb_work(const bi_coll *c, size_t items)
+{
+    return bi_buf_get(items ? items * c->isize : 1);
+}
+
+/* one MPI datatype per (kind, type, owners): isize bytes, with the bi_op
+ * attached so the MPI user operation of comb_mpi.c knows what to do */
+static MPI_Datatype dts[3][BI_NTYPE][2];
+static bi_op ops[3][BI_NTYPE][2];
+int bi_comb_keyval = MPI_KEYVAL_INVALID;
+
+static void free_types(void)
+{
+    for (int k = 0; k < 3; k++)
+        for (int t = 0; t < BI_NTYPE; t++)
+            for (int o = 0; o < 2; o++)
+                if (dts[k][t][o]) {
+                    MPI_Type_free(&dts[k][t][o]);
+                    dts[k][t][o] = 0;
+                }
+    if (bi_comb_keyval != MPI_KEYVAL_INVALID) MPI_Type_free_keyval(&bi_comb_keyval);
+    bi_comb_keyval = MPI_KEYVAL_INVALID;
+}
+
+static const bi_op *op_for(int kind, int type, int owners, MPI_Datatype *dt)
+{
+    owners = owners ? 1 : 0;
+    bi_op *op = &ops[kind][type][owners];
+    if (!dts[kind][type][owners]) {
+        if (bi_comb_keyval == MPI_KEYVAL_INVALID)
+            MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &bi_comb_keyval,
+                                   NULL);
+        bi_op_setup(op, kind, type, owners);
+        MPI_Datatype t;
+        MPI_Type_contiguous((int)op->isize, MPI_BYTE, &t);
+        MPI_Type_commit(&t);
+        MPI_Type_set_attr(t, bi_comb_keyval, op);
+        dts[kind][type][owners] = t;
+        bi_atexit(free_types);
+    }
+    *dt = dts[kind][type][owners];
+    return op;
+}
+
+/* parameter a TOP letter stands for: branches of a tree, rings of a multiring */
+static int comb_param(char t, const bi_ctx *ctx, int np)
+{
+    switch (t) {
+    case 'T': return ctx->branches_comb > 0 ? (int)ctx->branches_comb : 1;
+    case 'F': return np - 1;
+    case 'H': return 1;
+    case 'I': return 1;
+    case 'D': return -1;
+    case 'S': return 2;
+    case 'M': return ctx->rings_comb ? (int)ctx->rings_comb : 1;
+    default: return (t >= '1' && t <= '9') ? t - '0' : 0;
+    }
+}
+
+/* owner key of every item: value, then int32 key */
+static void pack_owned(const bi_shape *s, const char *A, char *buf, size_t isize, int32_t key)
+{
+    size_t es = bi_types[s->type].size;
+    for (Int j = 0; j < s->n; j++)
+        for (Int i = 0; i < s->m; i++, buf += isize) {
+            memcpy(buf, A + ((size_t)j * (size_t)s->lda + (size_t)i) * es, es);
+            memcpy(buf + es, &key, 4);
+        }
+}
+
+void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const bi_shape *s,
+                void *A, Int *rA, Int *cA, Int ldia, Int rdest, Int cdest, const char *routine)
+{
+    bi_ctx *ctx = bi_ctx_get(ctxt, routine);
+    bi_scope *sc = bi_scope_get(ctx, scope, routine, 2);
+    char t = bi_up(top);
+    const bi_topo *tp = bi_topo_find(t);
+    if (!tp || !tp->comb)
+        bi_error(ctxt, -1, routine, "Unknown topology '%c'", top ? *top : ' ');
+    const int amx = opkind != BI_SUM;
+    const int argr = amx ? 11 : 8; /* positions of RDEST and CDEST */
+
+    /* destination (spec 8.1): -1 in either coordinate means leave-on-all */
+    int all = rdest == -1 || cdest == -1, root = -1;
+    if (!all) {
+        if (sc->id != 'r' && (rdest < 0 || rdest >= ctx->nprow))
+            bi_argerr(ctxt, routine, argr, "RDEST", "destination row %ld outside the %dx%d grid",
+                      (long)rdest, ctx->nprow, ctx->npcol);
+        if (sc->id != 'c' && (cdest < 0 || cdest >= ctx->npcol))
+            bi_argerr(ctxt, routine, argr + 1, "CDEST",
+                      "destination column %ld outside the %dx%d grid", (long)cdest, ctx->nprow,
+                      ctx->npcol);
+        root = bi_scope_rank(sc, rdest, cdest);
+    }
+    /* RCFLAG (spec 9): -1 means RA/CA are not referenced */
+    const int owners = amx && ldia != -1;
+    Int ldi = ldia > s->m ? ldia : s->m;
+    if (owners && bi_g.debug > 0 && ldia >= 0 && ldia < s->m)
+        bi_warn(ctxt, -1, routine, "LDIA too small (LDIA=%ld, M=%ld); using M", (long)ldia,
+                (long)s->m);
+
+    const int np = sc->np, me = sc->me;
+    const size_t count = bi_shape_count(s);
+    int lands = all || me == root;
+
+    bi_coll c;
+    memset(&c, 0, sizeof c);
+    c.sc = sc;
+    c.np = np;
+    c.me = me;
+    c.root = root;
+    c.count = count;
+    c.repeat = ctx->repeat != 0;
+    c.coherent = ctx->coherent != 0;
+    c.top = t;
+    c.op = op_for(opkind, s->type, owners, &c.dt);
+    c.isize = c.op->isize;
+    c.param = comb_param(t, ctx, np);
+
+    /* a one-process scope combines nothing and consumes no message ID */
+    void (*alg)(bi_coll *) = np > 1 ? tp->comb : NULL;
+    int ntags = tp->comb_ntags;
+    if (t == ' ' && np > 1 && (count == 0 || (c.repeat && s->type != BI_I))) {
+        /* spec 8.3: ' ' becomes the radix-2 tree for empty data, and for
+         * repeatable real/complex sums -- except that long vectors go to a
+         * fixed-order reduce-scatter algorithm instead (issue: repeatable at
+         * long-vector speed), picked by the cost models */
+        char alt = count ? bi_comb_choose(bi_machine_default(), np, (double)(count * c.isize),
+                                          all, c.coherent)
+                         : '1';
+        if (alt == 'H') alt = '1';
+        const bi_topo *at = bi_topo_find(alt);
+        alg = at->comb;
+        ntags = at->comb_ntags;
+        c.param = 1;
+        c.top = alt;
+    }
+
+    /* result buffer; a lone process without owners has nothing to do */
+    bi_buf *bb = NULL;
+    if (!alg && !owners) return;
+    if (!owners && bi_shape_contig(s)) c.buf = A;
+    else {
+        bb = bi_buf_get(count ? count * c.isize : 1);
+        c.buf = bb->data;
+        c.owner = bb;
+        if (owners) pack_owned(s, A, c.buf, c.isize, all ? me : (me - root + np) % np);
+        else bi_pack(s, A, c.buf);
+    }
+
+    if (alg) {
+        c.tag = ntags ? bi_msgid_scoped(sc, root < 0 ? 0 : root, ntags, 1) : 0;
+        alg(&c);
+    }
+
+    if (lands && count) {
+        const size_t es = bi_types[s->type].size;
+        if (c.buf != A) {
+            if (owners) {
+                const char *p = c.buf;
+                for (Int j = 0; j < s->n; j++)
+                    for (Int i = 0; i < s->m; i++, p += c.isize)
+                        memcpy((char *)A + ((size_t)j * (size_t)s->lda + (size_t)i) * es, p, es);
+            } else bi_unpack(s, c.buf, A);
+        }
+        if (owners) {
+            const char *p = c.buf + es;
+            for (Int j = 0; j < s->n; j++)
+                for (Int i = 0; i < s->m; i++, p += c.isize) {
+                    int32_t key;
+                    memcpy(&key, p, 4);
+                    int k = all ? key : (int)((key + root) % np);
+                    Int r, col;
+                    if (sc->id == 'r') r = ctx->myrow, col = k;
+                    else if (sc->id == 'c') r = k, col = ctx->mycol;
+                    else r = k / ctx->npcol, col = k % ctx->npcol;
+                    rA[(size_t)j * (size_t)ldi + (size_t)i] = r;
+                    cA[(size_t)j * (size_t)ldi + (size_t)i] = col;
+                }
+        }
+    }
+    bi_coll_finish(&c);
+}

@@ -1,0 +1,81 @@
+/*
+ * ops.c -- the element operations of the combines: sum, absolute maximum
+ * and absolute minimum, one template expanded for the five types
+ * (DESIGN.md layer 4).  acc[i] = acc[i] op in[i].
+ *
+ * AMX/AMN (spec section 9): the key is |x|, or |Re|+|Im| for complex; A
+ * keeps the signed value.  Ties of the key: without owners the larger
+ * value wins (real part first, then imaginary part) for both AMX and AMN;
+ * with owners the smaller owner key wins (the key is the owner's distance
+ * from the destination, or its scope rank for leave-on-all).  Both rules
+ * are total orders, so the operation is commutative and the result does not
+ * depend on the combination order (repeatable and coherent for free).
+ */
+#include <math.h>
+#include <string.h>
+#include "comb.h"
+
+/* magnitudes of the integer type without overflow at the most negative value */
+typedef unsigned long long bi_umag;
+static inline bi_umag imag_(Int x) { return x < 0 ? 0ULL - (bi_umag)x : (bi_umag)x; }
+
+/* one expansion per type: C component type, NC components (1 or 2), K key
+ * type, KEY(v) the key of value v (array of NC components) */
+#define BI_OPS(tl, C, NC, K, KEY)                                                             \
+    static inline K key_##tl(const C *v) { return KEY; }                                      \
+    /* value order for ties without owners: lexicographic over components */                  \
+    static inline int vgt_##tl(const C *a, const C *b)                                        \
+    {                                                                                          \
+        if (a[0] != b[0]) return a[0] > b[0];                                                  \
+        return NC > 1 && a[NC - 1] > b[NC - 1];                                                \
+    }                                                                                          \
+    static void sum_##tl(void *acc, const void *in, size_t n, const bi_op *op)                \
+    {                                                                                          \
+        (void)op;                                                                              \
+        C *a = acc;                                                                            \
+        const C *b = in;                                                                       \
+        for (size_t i = 0; i < n * NC; i++) a[i] += b[i];                                      \
+    }                                                                                          \
+    /* absolute max (sign +1) or min (sign -1); items may be unaligned (owner key) */         \
+    static void am_##tl(void *acc, const void *in, size_t n, const bi_op *op)                 \
+    {                                                                                          \
+        const size_t vs = NC * sizeof(C);                                                      \
+        const int mx = op->kind == BI_AMX;                                                     \
+        char *pa = acc;                                                                        \
+        const char *pb = in;                                                                   \
+        for (size_t i = 0; i < n; i++, pa += op->isize, pb += op->isize) {                     \
+            C va[NC], vb[NC];                                                                  \
+            memcpy(va, pa, vs);                                                                \
+            memcpy(vb, pb, vs);                                                                \
+            K ka = key_##tl(va), kb = key_##tl(vb);                                            \
+            int take;                                                                          \
+            if (ka != kb) take = mx ? kb > ka : kb < ka;                                       \
+            else if (op->owners) {                                                             \
+                int32_t oa, ob;                                                                \
+                memcpy(&oa, pa + vs, 4);                                                       \
+                memcpy(&ob, pb + vs, 4);                                                       \
+                take = ob < oa;                                                                \
+            } else take = vgt_##tl(vb, va);                                                    \
+            if (take) memcpy(pa, pb, op->isize);                                               \
+        }                                                                                      \
+    }
+
+BI_OPS(i, Int, 1, bi_umag, imag_(v[0]))
+BI_OPS(s, float, 1, float, fabsf(v[0]))
+BI_OPS(d, double, 1, double, fabs(v[0]))
+BI_OPS(c, float, 2, float, fabsf(v[0]) + fabsf(v[1]))
+BI_OPS(z, double, 2, double, fabs(v[0]) + fabs(v[1]))
+
+static void (*const sums[BI_NTYPE])(void *, const void *, size_t, const bi_op *) = {
+    sum_i, sum_s, sum_d, sum_c, sum_z};
+static void (*const ams[BI_NTYPE])(void *, const void *, size_t, const bi_op *) = {
+    am_i, am_s, am_d, am_c, am_z};
+
+void bi_op_setup(bi_op *op, int kind, int type, int owners)
+{
+    op->kind = kind;
+    op->type = type;
+    op->owners = kind != BI_SUM && owners;
+    op->isize = bi_types[type].size + (op->owners ? 4 : 0);
+    op->fn = kind == BI_SUM ? sums[type] : ams[type];
+}
