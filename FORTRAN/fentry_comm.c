@@ -41,6 +41,11 @@
     BI_API void F77(v##gamn2d, V##GAMN2D)(Int *ctxt, char *scope, char *top, Int *m, Int *n,    \
                                           T *A, Int *lda, Int *ra, Int *ca, Int *ldia, Int *r, \
                                           Int *c)                                              \
-        BI_GAMX(#V "GAMN2D", BI_AMN, TY, *ctxt, scope, top, *m, *n, A, *lda, ra, ca, *ldia, *r, *c)
+        BI_GAMX(#V "GAMN2D", BI_AMN, TY, *ctxt, scope, top, *m, *n, A, *lda, ra, ca, *ldia, *r, *c) \
+    BI_API void F77(v##tuop2d, V##TUOP2D)(Int *ctxt, char *scope, char *top, char *uplo,        \
+                                          char *diag, Int *m, Int *n, T *A, Int *lda, Int *r,  \
+                                          Int *c, void (*init)(Int *, T *),                    \
+                                          void (*op)(Int *, T *, T *), void (*post)(Int *, T *)) \
+        BI_TUOP(#V "TUOP2D", TY, *ctxt, scope, top, uplo, diag, *m, *n, A, *lda, *r, *c, init, op, post)
 
 BI_TYPES(F_ENTRIES)

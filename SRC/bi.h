@@ -170,12 +170,19 @@ void bi_buf_freeall(int wait);               /* FREEBUFF / EXIT */
 int bi_buf_active_count(void);
 
 /* ---- transport for collective algorithms (transport.c) ----------------- */
-enum { BI_SUM, BI_AMX, BI_AMN };
+enum { BI_SUM, BI_AMX, BI_AMN, BI_USER };
+/* a user-defined combine (LAWN 73 7.1.3): init(n, x) on each contribution,
+ * op(n, in, inout) inout = inout (op) in, post(n, x) on the result; the
+ * pointers are Fortran-style (n by reference), element type as the routine */
+typedef void (*bi_ufn)(void);
+typedef struct { bi_ufn init, op, post; } bi_uop;
+extern bi_uop bi_cur_uop;
 typedef struct bi_op bi_op;
 struct bi_op {
     int kind, type;    /* BI_SUM..; BI_I.. */
     int owners;        /* each item carries an int32 owner key after its value */
     size_t isize;      /* bytes per item (value, plus 4 if owners) */
+    const bi_uop *user;/* BI_USER: the user's routines */
     /* acc[i] = acc[i] (op) in[i] for n items */
     void (*fn)(void *acc, const void *in, size_t n, const bi_op *op);
 };
@@ -257,6 +264,9 @@ void bi_bcast_recv(Int ctxt, const char *scope, const char *top, const bi_shape 
 void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const bi_shape *s,
                 void *A, Int *rA, Int *cA, Int ldia, Int rdest, Int cdest,
                 const char *routine);
+/* vTUOP2D: a user-defined combine on a general (UPLO 'G') or trapezoidal shape */
+void bi_tuop(Int ctxt, const char *scope, const char *top, const bi_shape *s, void *A,
+             Int rdest, Int cdest, bi_ufn init, bi_ufn op, bi_ufn post, const char *routine);
 
 /* argument decoding shared by the entry points (entry_check.c) */
 static inline char bi_up(const char *c) { char x = c ? *c : ' '; return (x >= 'a' && x <= 'z') ? (char)(x - 32) : x; }

@@ -100,6 +100,25 @@ BLACS_H_COMM_PROTOS(z, double)
 
 /* ---- extensions of this library (not in the reference BLACS) ---------- */
 
+/* vTUOP2D: trapezoidal user-defined combine (LAWN 73 7.1.3).  UPLO 'G' is
+ * a general M x N matrix, 'U'/'L' a trapezoid as in vTRSD2D (DIAG 'U'/'N').
+ * init(n, x) is applied to each process's contribution (may be NULL),
+ * op(n, in, inout) sets inout(i) = inout(i) op in(i) (associative and
+ * commutative), post(n, x) to the result where it lands (may be NULL).  n is
+ * passed by reference so Fortran routines can be used directly.  Scopes,
+ * topologies, RDEST/CDEST (-1: leave on all) as in vGSUM2D. */
+#define BLACS_H_TUOP_PROTO(v, T)                                                              \
+void C##v##tuop2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag,            \
+                  blacs_int m, blacs_int n, T *A, blacs_int lda, blacs_int rdest,              \
+                  blacs_int cdest, void (*init)(blacs_int *, T *),                             \
+                  void (*op)(blacs_int *, T *, T *), void (*post)(blacs_int *, T *));
+BLACS_H_TUOP_PROTO(i, blacs_int)
+BLACS_H_TUOP_PROTO(s, float)
+BLACS_H_TUOP_PROTO(d, double)
+BLACS_H_TUOP_PROTO(c, float)
+BLACS_H_TUOP_PROTO(z, double)
+#undef BLACS_H_TUOP_PROTO
+
 /* Grid coordinates of the sender of the last message received by this
  * process in context ConTxt (useful after a wildcard receive, RSRC = -1). */
 void Cblacs_lastsrc(blacs_int ConTxt, blacs_int *rsrc, blacs_int *csrc);

@@ -21,13 +21,13 @@ bi_buf *bi_comb_work(const bi_coll *c, size_t items)
 
 /* one MPI datatype per (kind, type, owners): isize bytes, with the bi_op
  * attached so the MPI user operation of comb_mpi.c knows what to do */
-static MPI_Datatype dts[3][BI_NTYPE][2];
-static bi_op ops[3][BI_NTYPE][2];
+static MPI_Datatype dts[4][BI_NTYPE][2];
+static bi_op ops[4][BI_NTYPE][2];
 int bi_comb_keyval = MPI_KEYVAL_INVALID;
 
 static void free_types(void)
 {
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         for (int t = 0; t < BI_NTYPE; t++)
             for (int o = 0; o < 2; o++)
                 if (dts[k][t][o]) {
@@ -93,8 +93,8 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     const bi_topo *tp = bi_topo_find(t);
     if (!tp || !tp->comb)
         bi_error(ctxt, -1, routine, "Unknown topology '%c'", top ? *top : ' ');
-    const int amx = opkind != BI_SUM;
-    const int argr = amx ? 11 : 8; /* positions of RDEST and CDEST */
+    const int amx = opkind == BI_AMX || opkind == BI_AMN, user = opkind == BI_USER;
+    const int argr = amx ? 11 : user ? 10 : 8; /* positions of RDEST and CDEST */
 
     /* destination (spec 8.1): -1 in either coordinate means leave-on-all */
     int all = rdest == -1 || cdest == -1, root = -1;
@@ -111,6 +111,10 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     /* RCFLAG (spec 9): -1 means RA/CA are not referenced */
     const int owners = amx && ldia != -1;
     Int ldi = ldia > s->m ? ldia : s->m;
+    /* like LDA: RA/CA columns would overlap, so it cannot be what was meant */
+    if (owners && (ldia < -1 || (ldia < s->m && s->n > 1)))
+        bi_argerr(ctxt, routine, 10, "LDIA", "LDIA=%ld is smaller than M=%ld", (long)ldia,
+                  (long)s->m);
     if (owners && bi_g.debug > 0 && ldia >= 0 && ldia < s->m)
         bi_warn(ctxt, -1, routine, "LDIA too small (LDIA=%ld, M=%ld); using M", (long)ldia,
                 (long)s->m);
@@ -136,7 +140,7 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     /* a one-process scope combines nothing and consumes no message ID */
     void (*alg)(bi_coll *) = np > 1 ? tp->comb : NULL;
     int ntags = tp->comb_ntags;
-    if (t == ' ' && np > 1 && (count == 0 || (c.repeat && s->type != BI_I))) {
+    if (t == ' ' && np > 1 && (count == 0 || (c.repeat && s->type != BI_I && !user))) {
         /* spec 8.3: ' ' becomes the radix-2 tree for empty data, and for
          * repeatable real/complex sums -- except that long vectors go to a
          * fixed-order reduce-scatter algorithm instead (issue: repeatable at
@@ -154,7 +158,7 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
 
     /* result buffer; a lone process without owners has nothing to do */
     bi_buf *bb = NULL;
-    if (!alg && !owners) return;
+    if (!alg && !owners && !user) return;
     if (!owners && bi_shape_contig(s)) c.buf = A;
     else {
         bb = bi_buf_get(count ? count * c.isize : 1);
@@ -164,10 +168,15 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
         else bi_pack(s, A, c.buf);
     }
 
+    Int kn = (Int)count;
+    if (user && bi_cur_uop.init && count)
+        ((void (*)(Int *, void *))bi_cur_uop.init)(&kn, c.buf);
     if (alg) {
         c.tag = ntags ? bi_msgid_scoped(sc, root < 0 ? 0 : root, ntags, 1) : 0;
         alg(&c);
     }
+    if (user && lands && bi_cur_uop.post && count)
+        ((void (*)(Int *, void *))bi_cur_uop.post)(&kn, c.buf);
 
     if (lands && count) {
         const size_t es = bi_types[s->type].size;
@@ -196,4 +205,12 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
         }
     }
     bi_coll_finish(&c);
+}
+
+void bi_tuop(Int ctxt, const char *scope, const char *top, const bi_shape *s, void *A,
+             Int rdest, Int cdest, bi_ufn init, bi_ufn op, bi_ufn post, const char *routine)
+{
+    if (!op) bi_argerr(ctxt, routine, 13, "OP", "the combine operation is missing (NULL)");
+    bi_cur_uop = (bi_uop){init, op, post};
+    bi_combine(ctxt, scope, top, BI_USER, s, A, NULL, NULL, -1, rdest, cdest, routine);
 }

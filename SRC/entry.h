@@ -98,4 +98,16 @@
         bi_leave();                  \
     }
 
+/* vTUOP2D(ICTXT, SCOPE, TOP, UPLO, DIAG, M, N, A, LDA, RDEST, CDEST, INIT,
+ * OP, POST): LAWN 73 7.1.3's user-defined combine; UPLO 'G' = general */
+#define BI_TUOP(NAME, TY, ctxt, scope, top, uplo, diag, m, n, A, lda, r, c, init, op, post)   \
+    {                                                                                        \
+        bi_shape s_;                                                                         \
+        int tr_ = bi_up(uplo) != 'G';                                                        \
+        bi_make_shape(&s_, ctxt, NAME, TY, tr_, uplo, 4, diag, 5, m, n, lda, 6);             \
+        bi_enter(NAME, ctxt, 'c', scope, top, &s_, r, c);                                    \
+        bi_tuop(ctxt, scope, top, &s_, A, r, c, (bi_ufn)init, (bi_ufn)op, (bi_ufn)post, NAME); \
+        bi_leave();                                                                          \
+    }
+
 #endif

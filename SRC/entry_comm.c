@@ -34,6 +34,10 @@
         BI_GAMX("C" #v "gamx2d", BI_AMX, TY, ctxt, scope, top, m, n, A, lda, ra, ca, ldia, r, c) \
     BI_API void C##v##gamn2d(Int ctxt, char *scope, char *top, Int m, Int n, T *A, Int lda,     \
                              Int *ra, Int *ca, Int ldia, Int r, Int c)                          \
-        BI_GAMX("C" #v "gamn2d", BI_AMN, TY, ctxt, scope, top, m, n, A, lda, ra, ca, ldia, r, c)
+        BI_GAMX("C" #v "gamn2d", BI_AMN, TY, ctxt, scope, top, m, n, A, lda, ra, ca, ldia, r, c) \
+    BI_API void C##v##tuop2d(Int ctxt, char *scope, char *top, char *uplo, char *diag, Int m,   \
+                             Int n, T *A, Int lda, Int r, Int c, void (*init)(Int *, T *),      \
+                             void (*op)(Int *, T *, T *), void (*post)(Int *, T *))             \
+        BI_TUOP("C" #v "tuop2d", TY, ctxt, scope, top, uplo, diag, m, n, A, lda, r, c, init, op, post)
 
 BI_TYPES(C_ENTRIES)

@@ -71,11 +71,20 @@ static void (*const sums[BI_NTYPE])(void *, const void *, size_t, const bi_op *)
 static void (*const ams[BI_NTYPE])(void *, const void *, size_t, const bi_op *) = {
     am_i, am_s, am_d, am_c, am_z};
 
+/* user-defined combine: the user's op(n, in, inout), Fortran-style */
+bi_uop bi_cur_uop;
+static void user_fn(void *acc, const void *in, size_t n, const bi_op *op)
+{
+    Int k = (Int)n;
+    ((void (*)(Int *, const void *, void *))op->user->op)(&k, in, acc);
+}
+
 void bi_op_setup(bi_op *op, int kind, int type, int owners)
 {
     op->kind = kind;
     op->type = type;
-    op->owners = kind != BI_SUM && owners;
+    op->owners = (kind == BI_AMX || kind == BI_AMN) && owners;
     op->isize = bi_types[type].size + (op->owners ? 4 : 0);
-    op->fn = kind == BI_SUM ? sums[type] : ams[type];
+    op->fn = kind == BI_SUM ? sums[type] : kind == BI_USER ? user_fn : ams[type];
+    op->user = kind == BI_USER ? &bi_cur_uop : NULL;
 }

@@ -15,6 +15,7 @@ want=$(mktemp); have=$(mktemp)
   for t in i s d c z; do for f in gesd2d gerv2d trsd2d trrv2d gebs2d gebr2d trbs2d trbr2d gsum2d gamx2d gamn2d; do
     echo "$t${f}_"; echo "C$t$f"; done; done
   echo blacs_lastsrc_; echo Cblacs_lastsrc   # extension: sender of the last receive
+  for t in i s d c z; do echo "${t}tuop2d_"; echo "C${t}tuop2d"; done   # extension: user combine
 } | sort > "$want"
 nm -D --defined-only "$lib" | awk '$2 ~ /[TDBRW]/ {print $3}' | grep -v -E '^(_init|_fini|__bss_start|_edata|_end)$' | sort > "$have"
 missing=$(comm -23 "$want" "$have"); extra=$(comm -13 "$want" "$have")

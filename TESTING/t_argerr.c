@@ -62,6 +62,7 @@ int main(int argc, char **argv)
     else if (IS("map_range")) { blacs_int map[2] = {0, 9}, g = sys; Cblacs_gridmap(&g, map, 1, 1, 2); }
     else if (IS("commnull")) Csys2blacs_handle(MPI_COMM_NULL);
     else if (IS("bs_exited")) { Cblacs_gridexit(ctxt); Cigebs2d(ctxt, "All", " ", 1, 1, ia, 1); }
+    else if (IS("tuop_null")) Cdtuop2d(ctxt, "All", " ", "G", "N", 1, 1, a, 1, -1, -1, NULL, NULL, NULL);
     else if (IS("fortran_m")) { blacs_int bad = -3; dgesd2d_(&ctxt, &bad, &one, a, &one, &zero, &zero); }
     else if (IS("fortran_lda")) dgesd2d_(&ctxt, &m, &n, a, &one, &zero, &zero);
     else if (IS("fortran_exit")) { blacs_int bad = 999; blacs_gridexit_(&bad); }

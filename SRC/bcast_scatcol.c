@@ -1,0 +1,89 @@
+/*
+ * bcast_scatcol.c -- TOP 'C' (ours): the long-vector broadcast of the slides
+ * and of Watts (the SC-broadcast): scatter the vector, then collect
+ * (allgather) it, for any Np.  Watts and the slides collect around a ring,
+ * Np-1 start-ups; the dissemination collect below needs ceil(log2 Np).
+ * The items are cut into Np blocks as evenly as possible (sizes differ by
+ * at most one item); block b belongs to relative rank b = (me - root) mod Np.
+ *   scatter: recursive splitting (Watts 5.1): the holder of relative ranks
+ *     [lo,hi) sends the blocks of the upper half [m,hi), m = lo + ceil((hi-lo)/2),
+ *     to m; ceil(log2 Np) steps, (Np-1)/Np n items leave the root.
+ *   collect: dissemination (Bruck) allgather: at step d = 1, 2, 4, ... each
+ *     process sends the min(d, Np-d) blocks it holds from its own on to
+ *     relative rank me-d and receives the next ones from me+d; blocks are
+ *     taken modulo Np, so a run may wrap and go as two messages.
+ * Time about 2 ceil(log2 Np) alpha + 2 (Np-1)/Np n beta.  Empty runs (fewer
+ * items than processes) are not sent; both sides skip the same ones.
+ * Tags: scatter c->tag, collect c->tag + 1.
+ */
+#include <math.h>
+#include "topo_algs.h"
+
+/* first item of relative block b, 0 <= b <= Np */
+static size_t first(const bi_coll *c, int b)
+{
+    size_t q = c->count / (size_t)c->np, r = c->count % (size_t)c->np, ub = (size_t)b;
+    return ub * q + (ub < r ? ub : r);
+}
+
+static int absrank(const bi_coll *c, int v) { return (v % c->np + c->root) % c->np; }
+
+/* blocks [a, a+n) modulo Np as at most two runs of items; returns the runs */
+static int runs(const bi_coll *c, int a, int n, size_t off[2], size_t len[2])
+{
+    a %= c->np;
+    int k = 0, e = a + n;
+    if (e > c->np) {
+        if ((len[k] = first(c, c->np) - first(c, a))) off[k++] = first(c, a);
+        if ((len[k] = first(c, e - c->np))) off[k++] = 0;
+    } else if ((len[k] = first(c, e) - first(c, a))) {
+        off[k++] = first(c, a);
+    }
+    return k;
+}
+
+void bi_bcast_scatcol(bi_coll *c)
+{
+    int np = c->np, v = (c->me - c->root + np) % np;
+    size_t off[2], len[2];
+    /* scatter */
+    for (int lo = 0, hi = np; hi - lo > 1;) {
+        int m = lo + (hi - lo + 1) / 2;
+        if (v < m) {
+            if (v == lo && runs(c, m, hi - m, off, len))
+                bi_isend(c, absrank(c, m), c->buf + off[0] * c->isize, len[0], c->tag);
+            hi = m;
+        } else {
+            if (v == m && runs(c, m, hi - m, off, len))
+                bi_recv(c, absrank(c, lo), c->buf + off[0] * c->isize, len[0], c->tag);
+            lo = m;
+        }
+    }
+    /* collect */
+    for (int d = 1; d < np; d *= 2) {
+        int n = d < np - d ? d : np - d;
+        MPI_Request rq[2];
+        size_t rlen[2];
+        int nrq = runs(c, v + d, n, off, rlen);
+        for (int i = 0; i < nrq; i++)
+            rq[i] = bi_irecv(c, absrank(c, v + d), c->buf + off[i] * c->isize, rlen[i], c->tag + 1);
+        int ns = runs(c, v, n, off, len);
+        for (int i = 0; i < ns; i++)
+            bi_isend(c, absrank(c, v + np - d), c->buf + off[i] * c->isize, len[i], c->tag + 1);
+        for (int i = 0; i < nrq; i++)
+            bi_wait(&rq[i], MPI_STATUS_IGNORE, c->sc->ctx->comm,
+                    bi_scope_commrank(c->sc, absrank(c, v + d)), c->tag + 1, rlen[i] * c->isize);
+    }
+}
+
+/* slides / Watts: scatter ceil(log p) alpha + (p-1)/p n beta, then the
+ * collect ceil(log p) alpha + (p-1)/p n beta; the root is busy throughout */
+double bi_model_bcast_scatcol(const bi_machine *m, int np, double bytes, int param,
+                              double *root)
+{
+    (void)param;
+    double t = 0;
+    if (np > 1) t = 2 * ceil(log2(np)) * m->tc.a + 2.0 * (np - 1) / np * bytes * m->tc.b;
+    if (root) *root = t;
+    return t;
+}
