@@ -45,6 +45,23 @@ void bi_comb_mpi(bi_coll *c)
         bi_error(c->sc->ctx->handle, __LINE__, __FILE__, "combine of %zu items too large for MPI",
                  c->count);
     int n = (int)c->count;
+    if (bi_g.debug >= 2 || bi_g.stats) {
+        /* non-blocking, so that BLACS_DEBUG=2 notices a hang and the
+         * statistics see the waiting time */
+        MPI_Request r;
+        bi_buf *tmp = NULL;
+        if (c->root < 0) MPI_Iallreduce(MPI_IN_PLACE, c->buf, n, dt, mop, comm, &r);
+        else if (c->me == c->root) {
+            tmp = bi_buf_get(c->count * c->isize);
+            MPI_Ireduce(c->buf, tmp->data, n, dt, mop, c->root, comm, &r);
+        } else MPI_Ireduce(c->buf, NULL, n, dt, mop, c->root, comm, &r);
+        bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, c->count * c->isize);
+        if (tmp) {
+            memcpy(c->buf, tmp->data, c->count * c->isize);
+            bi_buf_release(tmp);
+        }
+        return;
+    }
     if (c->root < 0) MPI_Allreduce(MPI_IN_PLACE, c->buf, n, dt, mop, comm);
     else if (c->me == c->root) {
         /* not MPI_IN_PLACE: MPICH 4.0.2 crashes in MPI_Reduce with an
