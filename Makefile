@@ -77,6 +77,12 @@ $(LIBDIR)/libblacs.so: $(LIBOBJ)
 	ln -sf libblacs.so.$(VERSION) $@.$(SOMAJOR)
 	ln -sf libblacs.so.$(VERSION) $@
 
+# the .mk files add their programs to XTRA_BINS (and their own targets)
+-include TESTING/tester.mk
+-include TIMING/timing.mk
+-include TESTING/clients.mk
+-include TIMING/simulate.mk
+
 tests: lib $(TBINS) $(XTRA_BINS)
 
 $(B)/tests/%: TESTING/%.c $(TUTIL) $(LIBDIR)/libblacs.a
@@ -91,10 +97,6 @@ $(B)/tests/%: TESTING/%.f $(LIBDIR)/libblacs.a
 	@mkdir -p $(dir $@)
 	$(MPIF77) $(ALLFFLAGS) -o $@ $< $(LIBDIR)/libblacs.a -lm
 
--include TESTING/tester.mk
--include TIMING/timing.mk
--include TESTING/clients.mk
--include TIMING/simulate.mk
 
 # Under the sanitizers leaks are left to valgrind (make test-valgrind): MPICH's
 # UCX plugins are unloaded before LeakSanitizer runs, so their allocations

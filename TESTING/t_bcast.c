@@ -10,7 +10,8 @@
  *
  *   t_bcast [tops=LETTERS] [types=LETTERS] [full]   restrict topologies /
  *     types; each combination runs on one grid in turn, "full" on all
- *   t_bcast err-top | err-top-recv | err-src | err-scope   (must abort)
+ *   t_bcast err-top | err-top-recv | err-src | err-scope | err-self
+ *     (must abort; err-self at BLACS_DEBUG >= 1)
  */
 #include "tutil.h"
 
@@ -225,6 +226,7 @@ static void error_case(blacs_int sys, blacs_int np, const char *what)
     else if (!strcmp(what, "err-top-recv")) Cdgebr2d(ctxt, "Row", "q", 2, 2, a, 2, 0, 0);
     else if (!strcmp(what, "err-src")) Cdgebr2d(ctxt, "Row", "I", 2, 2, a, 2, 0, npcol + 3);
     else if (!strcmp(what, "err-scope")) Cdgebs2d(ctxt, "Diagonal", "I", 2, 2, a, 2);
+    else if (!strcmp(what, "err-self")) Cdgebr2d(ctxt, "Row", "I", 2, 2, a, 2, myr, myc);
 }
 
 int main(int argc, char **argv)
