@@ -13,7 +13,14 @@ void bi_bcast_mpi(bi_coll *c)
     size_t left = c->count;
     for (;;) { /* counts beyond INT_MAX go in pieces */
         int n = left > (size_t)INT_MAX ? INT_MAX : (int)left;
-        MPI_Bcast(p, n, c->dt, c->root, comm);
+        if (bi_g.debug >= 2 || bi_g.stats) {
+            /* non-blocking, so BLACS_DEBUG=2 notices a hang */
+            MPI_Request r;
+            MPI_Ibcast(p, n, c->dt, c->root, comm, &r);
+            bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, (size_t)n * c->isize);
+        } else {
+            MPI_Bcast(p, n, c->dt, c->root, comm);
+        }
         left -= (size_t)n;
         if (!left) break;
         p += (size_t)n * c->isize;
