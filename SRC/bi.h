@@ -57,6 +57,7 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_T
  * For argument checks L = -1 and F = routine name (e.g. "DGESD2D"). */
 BI_NORETURN void bi_error(Int ctxt, int line, const char *file, const char *fmt, ...) BI_PRINTF(4, 5);
 void bi_warn(Int ctxt, int line, const char *file, const char *fmt, ...) BI_PRINTF(4, 5);
+void bi_linger(void); /* let stderr reach the launcher before MPI_Abort */
 #define BI_ERROR(ctxt, ...) bi_error((ctxt), __LINE__, __FILE__, __VA_ARGS__)
 #define BI_WARN(ctxt, ...) bi_warn((ctxt), __LINE__, __FILE__, __VA_ARGS__)
 /* argument check failure: names routine and argument position and name */

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include "bi.h"
 
 static void report(const char *kind, Int ctxt, int line, const char *file, const char *fmt,
@@ -34,6 +35,14 @@ static void report(const char *kind, Int ctxt, int line, const char *file, const
     fflush(stderr);
 }
 
+/* MPI_Abort tears the job down at once; give the launcher a moment to
+ * forward what this process just wrote, or the message can be lost */
+void bi_linger(void)
+{
+    struct timespec ts = {0, 300000000};
+    nanosleep(&ts, NULL);
+}
+
 void bi_error(Int ctxt, int line, const char *file, const char *fmt, ...)
 {
     va_list ap;
@@ -43,6 +52,7 @@ void bi_error(Int ctxt, int line, const char *file, const char *fmt, ...)
     int up = 0, down = 0;
     MPI_Initialized(&up);
     if (up) MPI_Finalized(&down);
+    bi_linger();
     if (up && !down) MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
 }

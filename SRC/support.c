@@ -185,6 +185,7 @@ void bi_abort(Int ctxt, Int errnum)
     fprintf(stderr, "{%ld,%ld}, pnum=%d, Contxt=%ld, killed other procs, exiting with error #%ld.\n\n",
             (long)r, (long)cc, rank, (long)ctxt, (long)errnum);
     fflush(stderr);
+    bi_linger();
     MPI_Abort(MPI_COMM_WORLD, (int)errnum);
     exit((int)errnum);
 }
