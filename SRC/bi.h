@@ -140,6 +140,10 @@ bi_ctx *bi_ctx_find(Int handle);                        /* NULL if not a live co
 bi_scope *bi_scope_get(bi_ctx *c, const char *scope, const char *routine, int argno);
 MPI_Comm bi_scope_comm(bi_scope *s);         /* MPI communicator of the scope (lazy) */
 static inline int bi_scope_commrank(const bi_scope *s, int k) { return s->base + k * s->stride; }
+/* virtual process id prow*Q+pcol of grid coordinates; error naming the
+ * routine and argument when they lie outside the grid (p2p.c) */
+int bi_vpid(bi_ctx *c, Int prow, Int pcol, Int ctxt, const char *routine, int argno,
+            const char *name);
 /* scope rank of grid coordinates (prow,pcol); the other coordinate is ignored for r/c */
 int bi_scope_rank(const bi_scope *s, Int prow, Int pcol);
 

@@ -13,8 +13,8 @@
  */
 #include "bi.h"
 
-static int vpid_of(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
-                   const char *name)
+int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
+            const char *name)
 {
     if (r < 0 || r >= c->nprow || col < 0 || col >= c->npcol)
         bi_argerr(ctxt, routine, argno, name, "{%ld,%ld} is not in the %dx%d grid", (long)r,
@@ -37,7 +37,7 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
 {
     bi_ctx *c = bi_ctx_get(ctxt, routine);
     int argr = s->tr ? 8 : 6;
-    int dest = vpid_of(c, rdest, cdest, ctxt, routine, argr, s->tr ? "RDEST/CDEST" : "RDEST/CDEST");
+    int dest = bi_vpid(c, rdest, cdest, ctxt, routine, argr, s->tr ? "RDEST/CDEST" : "RDEST/CDEST");
     size_t n = bi_shape_count(s), es = bi_types[s->type].size;
     bi_buf *b = bi_buf_get(n * es);
     bi_pack(s, A, b->data);
@@ -82,10 +82,10 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     int argr = s->tr ? 8 : 6, src, tag;
     if (rsrc == -1 || csrc == -1) {
         if (rsrc < -1 || rsrc >= c->nprow || csrc < -1 || csrc >= c->npcol)
-            vpid_of(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
+            bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
         src = any_source(c, rsrc, csrc, &tag);
     } else {
-        src = vpid_of(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
+        src = bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
         tag = bi_msgid_p2p_recv(c, src, 0);
     }
     bi_msgid_p2p_recv(c, src, 1);

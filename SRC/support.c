@@ -217,19 +217,13 @@ void bi_exit(Int cont)
 Int bi_ksendid(Int ctxt, Int rdest, Int cdest, const char *routine)
 {
     bi_ctx *c = bi_ctx_get(ctxt, routine);
-    if (rdest < 0 || rdest >= c->nprow || cdest < 0 || cdest >= c->npcol)
-        bi_argerr(ctxt, routine, 2, "RDEST/CDEST", "{%ld,%ld} is not in the %dx%d grid",
-                  (long)rdest, (long)cdest, c->nprow, c->npcol);
-    return bi_msgid_p2p_send(c, (int)(rdest * c->npcol + cdest), 0);
+    return bi_msgid_p2p_send(c, bi_vpid(c, rdest, cdest, ctxt, routine, 2, "RDEST/CDEST"), 0);
 }
 
 Int bi_krecvid(Int ctxt, Int rsrc, Int csrc, const char *routine)
 {
     bi_ctx *c = bi_ctx_get(ctxt, routine);
-    if (rsrc < 0 || rsrc >= c->nprow || csrc < 0 || csrc >= c->npcol)
-        bi_argerr(ctxt, routine, 2, "RSRC/CSRC", "{%ld,%ld} is not in the %dx%d grid",
-                  (long)rsrc, (long)csrc, c->nprow, c->npcol);
-    return bi_msgid_p2p_recv(c, (int)(rsrc * c->npcol + csrc), 0);
+    return bi_msgid_p2p_recv(c, bi_vpid(c, rsrc, csrc, ctxt, routine, 2, "RSRC/CSRC"), 0);
 }
 
 Int bi_kbsid(Int ctxt, const char *scope, const char *routine)
@@ -243,9 +237,7 @@ Int bi_kbrid(Int ctxt, const char *scope, Int rsrc, Int csrc, const char *routin
 {
     bi_ctx *c = bi_ctx_get(ctxt, routine);
     bi_scope *s = bi_scope_get(c, scope, routine, 2);
-    if (rsrc < 0 || rsrc >= c->nprow || csrc < 0 || csrc >= c->npcol)
-        bi_argerr(ctxt, routine, 3, "RSRC/CSRC", "{%ld,%ld} is not in the %dx%d grid",
-                  (long)rsrc, (long)csrc, c->nprow, c->npcol);
+    bi_vpid(c, rsrc, csrc, ctxt, routine, 3, "RSRC/CSRC");
     return bi_msgid_scoped(s, bi_scope_rank(s, rsrc, csrc), 1, 0);
 }
 

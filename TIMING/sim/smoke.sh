@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# smoke.sh -- the quick simulated smoke test of TESTING/tests.d/simulate.list:
+# make simulate at small sizes into a scratch folder; checks the privatisation
+# line, figure 7's checks and that every result was right.  Without SimGrid
+# it skips cleanly.
+set -u
+if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then
+  echo "SimGrid (smpicc, smpirun) not installed: simulation smoke test skipped"
+  echo "0 passed, 0 failed, 1 skipped"
+  exit 0
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+if ! make -s simulate SIM_QUICK=1 SIM_OUT="$out" > "$out/log" 2>&1; then
+  tail -20 "$out/log"; echo "0 passed, 1 failed"; exit 1
+fi
+pass=0; fail=0
+chk() { if grep -q "$1" "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "missing in $(basename "$2"): $1"; fi; }
+chk '^privatisation ok' "$out/priv.txt"
+chk 'within 10% for n >= 100: yes' "$out/fig7.txt"
+chk 'by more than the model says (+2%): yes' "$out/fig7.txt"
+chk 'every result correct: yes' "$out/fig7.txt"
+if grep -q 'WRONG' "$out"/*.csv; then fail=$((fail + 1)); echo "a simulated result was wrong"; else pass=$((pass + 1)); fi
+[ -s "$out/bench_sim.csv" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "no bench_sim.csv"; }
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

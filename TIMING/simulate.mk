@@ -1,0 +1,57 @@
+# TIMING/simulate.mk -- included by the top-level Makefile (issue 7).
+#
+#   make simulate    the library sources and the experiment driver built with
+#                    SimGrid's smpicc into build/smpi/ (the normal build is
+#                    untouched), a check that every simulated rank has its own
+#                    copy of the library's globals, then the experiments on
+#                    simulated machines (TIMING/sim/run.sh): LAWN 29 figure 7
+#                    on a 64-node iPSC/860, the LAWN 73 surveys on the four
+#                    32-node machines, CollMark on a 256-node fat tree.
+#                    Tables, CSV and PNG plots in TIMING/out/sim/.
+#
+# Needs SimGrid (Debian: apt-get install -y libsimgrid-dev) and, for the
+# plots, gnuplot.  Knobs: SIM_OUT (TIMING/out/sim), SIM_QUICK=1 (small sizes),
+# SMPICC (smpicc).  Platforms: TIMING/platforms/*.xml.
+
+SMPICC   ?= smpicc
+SIM_B    := build/smpi
+SIM_OUT  ?= TIMING/out/sim
+SIM_QUICK ?=
+SIM_OBJ  := $(patsubst %.c,$(SIM_B)/obj/%.o,$(LIBSRC))
+SIM_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -I$(SIM_B) -ISRC
+SIM_HAVE := $(shell command -v $(SMPICC) >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1 && echo yes)
+
+.PHONY: simulate simulate-bins simulate-check
+simulate-check:
+ifneq ($(SIM_HAVE),yes)
+	@echo "make simulate: SimGrid is not installed: $(SMPICC) and smpirun (SimGrid SMPI) were not found." >&2
+	@echo "  Install it with: apt-get install -y libsimgrid-dev   (and gnuplot for the plots)" >&2
+	@exit 1
+else
+	@command -v gnuplot >/dev/null 2>&1 || echo "make simulate: gnuplot not found: tables and CSV only, no PNG plots (apt-get install -y gnuplot)"
+endif
+
+# the configuration header of the normal build, without the MPICH-specific
+# Fortran communicator handle values (SMPI's MPI_Comm is a pointer)
+$(SIM_B)/blacs_config.h: $(CONFIG)
+	@mkdir -p $(dir $@)
+	grep -v 'BI_F77_COMM_' $< > $@
+
+# combines pay gamma in simulated time: ops.c's bi_op_setup is wrapped by
+# TIMING/sim/simops.c
+$(SIM_B)/obj/SRC/ops.o: SIM_XFLAGS := -Dbi_op_setup=bi_op_setup_real
+$(SIM_B)/obj/%.o: %.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h) | simulate-check
+	@mkdir -p $(dir $@)
+	$(SMPICC) $(SIM_CFLAGS) -fvisibility=hidden $(SIM_XFLAGS) -c -o $@ $<
+
+$(SIM_B)/obj/sim/%.o: TIMING/sim/%.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h) | simulate-check
+	@mkdir -p $(dir $@)
+	$(SMPICC) $(SIM_CFLAGS) -c -o $@ $<
+
+$(SIM_B)/simdrv: $(SIM_B)/obj/sim/simdrv.o $(SIM_B)/obj/sim/simops.o $(SIM_OBJ)
+	$(SMPICC) -o $@ $^ -lm
+
+simulate-bins: simulate-check $(SIM_B)/simdrv
+
+simulate: simulate-bins
+	SIM_QUICK=$(SIM_QUICK) bash TIMING/sim/run.sh $(SIM_B) $(SIM_OUT)
