@@ -30,7 +30,7 @@ for list in "$@"; do
       skip=$((skip+1)); printf '%-40s SKIP (%s)\n' "$name" "${expect#skip:}"; continue
     fi
     if [ -n "${VALGRIND:-}" ]; then
-      [ "$np" -gt 2 ] && continue
+      { [ "$np" = 0 ] || [ "$np" -gt 2 ]; } && continue
       [[ $expect == err:* ]] && continue
       cmd="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=TESTING/valgrind.supp $cmd"
     fi
