@@ -67,8 +67,17 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
     c->step++;
 }
 
+/* A process with several long messages to send (a tree node, the split
+ * ring's root) sends them one after the other, as LAWN 73's models assume
+ * (each send costs T_s, the first child is not slowed by the later ones):
+ * on a network port shared fairly between concurrent sends, posting them
+ * all at once delays every child until the last one is through (seen in
+ * the SMPI surveys).  Short messages still go out together. */
+#define BI_SERIAL_BYTES 65536
+
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
+    if (c->reqs.n && items * c->isize >= BI_SERIAL_BYTES) bi_waitall(c);
     grow(&c->reqs);
     traced(c, to, items, tag);
     mpi_check(c, MPI_Isend(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
