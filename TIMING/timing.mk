@@ -1,0 +1,59 @@
+# TIMING/timing.mk -- included by the top-level Makefile.
+#
+#   make timing     the LAWN 73 timing survey on 2 processes: the four timers
+#                   (Tc, Ts, Tbs, Tg) against this library, MPI's primitives
+#                   and, when Debian's libscalapack-mpich is installed, the
+#                   reference BLACS; then tables, CSV and PNG plots in TIMING/out/
+#
+# Binaries: $(B)/timing/ours/{Tc,Ts,Tbs,Tg} (linked with LIB/libblacs.a),
+# $(B)/timing/ref/{Tc,Ts,Tbs,Tg} (the same sources linked with the reference
+# BLACS; public interface only, so INTSIZE=4 builds only), $(B)/timing/Tmo
+# (T_m, T_o) and $(B)/timing/tanalyze (links the static library for the
+# topology table and its cost models).
+# Knobs: TIMING_NP (2), TIMING_OUT (TIMING/out), REFBLACS (path of the
+# reference library, empty to leave it out), TIMING_QUICK=1 (tiny sizes).
+
+TIMING_NP    ?= 2
+TIMING_OUT   ?= TIMING/out
+TIMING_QUICK ?=
+TDIR         := $(B)/timing
+REFBLACS     ?= $(firstword $(wildcard /usr/lib/*-linux-gnu/libscalapack-mpich.so /usr/lib64/libscalapack-mpich.so /usr/lib/libscalapack-mpich.so))
+TIMING_PROGS := Tc Ts Tbs Tg
+TIMING_OURS  := $(addprefix $(TDIR)/ours/,$(TIMING_PROGS))
+TIMING_REFB  := $(if $(and $(REFBLACS),$(filter 4,$(INTSIZE))),$(addprefix $(TDIR)/ref/,$(TIMING_PROGS)))
+TIMING_BINS  := $(TIMING_OURS) $(TIMING_REFB) $(TDIR)/Tmo $(TDIR)/tanalyze
+TIMING_HDRS  := TIMING/tcommon.h SRC/blacs.h
+
+define TIMING_PROG_RULES
+$(TDIR)/ours/$(1): TIMING/$(2).c $(TIMING_HDRS) $(LIBDIR)/libblacs.a
+	@mkdir -p $$(dir $$@)
+	$(MPICC) $(TCFLAGS) -o $$@ $$< $(LIBDIR)/libblacs.a -lm
+$(TDIR)/ref/$(1): TIMING/$(2).c $(TIMING_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(MPICC) $(TCFLAGS) -DTIMING_REF -o $$@ $$< $(REFBLACS) -lm
+endef
+$(eval $(call TIMING_PROG_RULES,Tc,tc))
+$(eval $(call TIMING_PROG_RULES,Ts,ts))
+$(eval $(call TIMING_PROG_RULES,Tbs,tbs))
+$(eval $(call TIMING_PROG_RULES,Tg,tg))
+
+$(TDIR)/Tmo: TIMING/tmachine.c TIMING/model_api.h $(TIMING_HDRS) $(CONFIG) $(LIBDIR)/libblacs.a
+	@mkdir -p $(dir $@)
+	$(MPICC) $(TCFLAGS) -o $@ $< $(LIBDIR)/libblacs.a -lm
+
+$(TDIR)/tanalyze: TIMING/tanalyze.c TIMING/tstat.h TIMING/model_api.h $(CONFIG) $(LIBDIR)/libblacs.a
+	@mkdir -p $(dir $@)
+	$(MPICC) $(TCFLAGS) -o $@ $< $(LIBDIR)/libblacs.a -lm
+
+.PHONY: timing-bins
+timing-bins: $(TIMING_BINS)
+
+# the smoke and analysis tests (TESTING/tests.d/timing.list) run these
+tests: $(TIMING_BINS)
+
+timing: $(TIMING_BINS)
+	TDIR=$(TDIR) OUT=$(TIMING_OUT) NP=$(TIMING_NP) QUICK=$(TIMING_QUICK) \
+	  MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" bash TIMING/survey.sh
+
+# the analysis test compiles TIMING's statistics and model headers in
+$(B)/tests/t_timing_analyze: TIMING/tstat.h TIMING/model_api.h
