@@ -17,8 +17,6 @@
 #include "model.h"
 #pragma GCC visibility push(hidden)
 
-/* ops.c: fill op for kind (BI_SUM..), type (BI_I..), owners (0/1) */
-void bi_op_setup(bi_op *op, int kind, int type, int owners);
 
 /* attribute of the combine item datatypes holding their bi_op (combine.c) */
 extern int bi_comb_keyval;

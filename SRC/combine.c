@@ -59,16 +59,16 @@ static const bi_op *op_for(int kind, int type, int owners, MPI_Datatype *dt)
 }
 
 /* parameter a TOP letter stands for: branches of a tree, rings of a multiring */
-static int comb_param(char t, const bi_ctx *ctx, int np)
+int bi_comb_param(char t, const bi_ctx *ctx, int np)
 {
     switch (t) {
-    case 'T': return ctx->branches_comb > 0 ? (int)ctx->branches_comb : 1;
+    case 'T': return ctx && ctx->branches_comb > 0 ? (int)ctx->branches_comb : 1;
     case 'F': return np - 1;
     case 'H': return 1;
     case 'I': return 1;
     case 'D': return -1;
     case 'S': return 2;
-    case 'M': return ctx->rings_comb ? (int)ctx->rings_comb : 1;
+    case 'M': return ctx && ctx->rings_comb ? (int)ctx->rings_comb : 1;
     default: return (t >= '1' && t <= '9') ? t - '0' : 0;
     }
 }
@@ -135,7 +135,7 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     c.top = t;
     c.op = op_for(opkind, s->type, owners, &c.dt);
     c.isize = c.op->isize;
-    c.param = comb_param(t, ctx, np);
+    c.param = bi_comb_param(t, ctx, np);
 
     /* a one-process scope combines nothing and consumes no message ID */
     void (*alg)(bi_coll *) = np > 1 ? tp->comb : NULL;

@@ -21,6 +21,13 @@ const bi_machine *bi_machine_default(void);
  * of np processes of context c (c may be NULL: BLACS_SET defaults) */
 int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np);
 
+/* rings / branches that TOP letter t means for a combine in a scope of np
+ * processes of context c (c may be NULL: BLACS_SET defaults) (combine.c) */
+int bi_comb_param(char t, const bi_ctx *c, int np);
+
+/* the element operation of a combine (ops.c) */
+void bi_op_setup(bi_op *op, int kind, int type, int owners);
+
 /* number of segments of the pipelined ring for count items of isize bytes
  * (bcast_pipe.c): BLACS_PIPE_SEGMENT bytes if set, else the model optimum */
 size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize);

@@ -7,16 +7,12 @@
  *
  *   bi_topos, bi_ntopos, bi_topo_find  the topology table (SRC/topology.c):
  *                                      TOP letter -> algorithms and cost models
- *   bi_bcast_param                     the rings/branches a broadcast letter means
+ *   bi_bcast_param, bi_comb_param      the rings/branches a letter means
  *   bi_op_setup                        the element operation of a combine (SRC/ops.c)
  */
 #ifndef MODEL_API_H
 #define MODEL_API_H
 #include "bi.h"    /* bi_machine, bi_lin, bi_topo, bi_model_fn, bi_op, BI_SUM, BI_D */
-#include "model.h" /* bi_bcast_param */
-
-#pragma GCC visibility push(hidden)
-void bi_op_setup(bi_op *op, int kind, int type, int owners); /* as in SRC/comb.h */
-#pragma GCC visibility pop
+#include "model.h" /* bi_bcast_param, bi_comb_param, bi_op_setup */
 
 #endif

@@ -261,19 +261,6 @@ static double re_data(series *s, int col)
 
 /* the parameter a combine letter stands for, as SRC/combine.c resolves it
  * with the BLACS_SET defaults (rings and branches 1) */
-static int comb_param(char t, int np)
-{
-    switch (t) {
-    case 'T': return 1;
-    case 'F': return np - 1;
-    case 'H': case 'I': return 1;
-    case 'D': return -1;
-    case 'S': return 2;
-    case 'M': return 1;
-    default: return (t >= '1' && t <= '9') ? t - '0' : 0;
-    }
-}
-
 static bi_machine M;    /* the measured machine, per byte */
 static int have_machine;
 
@@ -306,7 +293,7 @@ static int predict(const series *s, double N, double *pmax, double *proot)
         if (!tp->comb_model) return 0;
         /* BLACS AMX/AMN items carry an int32 owner (Tg asks for RA/CA); MPI_MAX does not */
         double bytes = (s->op == '+' || s->lib == L_MPI ? 8.0 : 12.0) * N;
-        mx = tp->comb_model(&M, s->np, bytes, comb_param(t, s->np), &root);
+        mx = tp->comb_model(&M, s->np, bytes, bi_comb_param(t, NULL, s->np), &root);
         if (!s->all) mx = root; /* leave-on-one: the destination finishes last */
     } else return 0;
     *pmax = mx;

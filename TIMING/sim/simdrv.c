@@ -112,20 +112,6 @@ static int parse_list(const char *s, long *v, int max)
     return k;
 }
 
-/* the parameter a combine TOP letter means (as SRC/combine.c resolves it) */
-static int comb_param(char t, long branches)
-{
-    switch (t) {
-    case 'T': return branches > 0 ? (int)branches : 1;
-    case 'F': return np - 1;
-    case 'H': case 'I': return 1;
-    case 'D': return -1;
-    case 'S': return 2;
-    case 'M': return branches ? (int)branches : 1;
-    default: return (t >= '1' && t <= '9') ? t - '0' : 0;
-    }
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -275,7 +261,7 @@ int main(int argc, char **argv)
                     bi_ctx *c = bi_ctx_find(ctxt);
                     pmax = t->bcast_model(&m, np, nb, bi_bcast_param(t, c, np), &psrc);
                 } else if (t && t->comb_model) {
-                    double root = 0, all = t->comb_model(&m, np, nb, comb_param(top, branches), &root);
+                    double root = 0, all = t->comb_model(&m, np, nb, bi_comb_param(top, bi_ctx_find(ctxt), np), &root);
                     if (!strcmp(kind, "all")) pmax = all, psrc = all;
                     else pmax = root, psrc = root;
                 }
