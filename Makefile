@@ -55,6 +55,7 @@ TBINS  := $(patsubst TESTING/%.c,$(B)/tests/%,$(TSRC_C)) \
           $(patsubst TESTING/%.f,$(B)/tests/%,$(filter %.f,$(TSRC_F)))
 XTRA_BINS ?=
 
+.SECONDARY:
 .PHONY: all lib tests test test-full test-valgrind clean install example timing simulate check-scalapack
 all: lib
 lib: $(LIBDIR)/libblacs.a $(LIBDIR)/libblacs.so
