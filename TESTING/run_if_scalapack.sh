@@ -34,7 +34,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/blacs_sl.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 case $mode in
   static)  pre=(); ours_re="^$(readlink -f "$bin")\$|^$bin\$" ;;
-  preload) pre=(LD_PRELOAD="$(readlink -f "$so")"); ours_re="libblacs\.so" ;;
+  preload)
+    # a sanitizer build of the library needs the ASan runtime loaded first
+    asan=$(ldd "$so" 2>/dev/null | awk '/libasan/ {print $3; exit}')
+    pre=(LD_PRELOAD="${asan:+$asan:}$(readlink -f "$so")"); ours_re="libblacs\.so" ;;
   *) echo "run_if_scalapack: unknown mode $mode" >&2; exit 2 ;;
 esac
 env "${pre[@]}" LD_BIND_NOW=1 LD_DEBUG=bindings LD_DEBUG_OUTPUT="$tmp/ld" "$bin" ours
