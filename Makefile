@@ -111,7 +111,7 @@ test-full: tests
 	$(RUNENV) FULL=1 bash TESTING/run_tests.sh TESTING/tests.d/*.list TESTING/tests.full/*.list
 
 test-valgrind: tests
-	$(RUNENV) VALGRIND=1 bash TESTING/run_tests.sh TESTING/tests.d/*.list
+	$(RUNENV) VALGRIND=1 bash TESTING/run_tests.sh TESTING/tests.d/*.list TESTING/tests.valgrind/*.list
 
 install: lib lib94
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig

@@ -35,7 +35,8 @@ for list in "$@"; do
       # load tests take hours under memcheck; their code paths run in the others
       [[ $name =~ ${VALGRIND_SKIP:-^(gridloop|lblock_1000|load_|soak|kill_|stats_)} ]] && continue
       [[ $expect == err:* ]] && continue
-      cmd="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=TESTING/valgrind.supp $cmd"
+      envs=""; while [[ $cmd =~ ^([A-Z_][A-Z0-9_]*=[^ ]*)\ (.*)$ ]]; do envs+="${BASH_REMATCH[1]} "; cmd=${BASH_REMATCH[2]}; done
+      cmd="${envs}valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=TESTING/valgrind.supp $cmd"
     fi
     log="$logdir/$name.log"
     t0=$(date +%s.%N)
