@@ -10,6 +10,7 @@
  * own ID, ' ' sending nothing through the BLACS, and 'A' choosing the same
  * pattern on every process.  Run on 7 and on 8 processes.
  */
+#include <limits.h>
 #include <unistd.h>
 #include <time.h>
 #include "tutil.h"
@@ -329,7 +330,7 @@ static void scope_run(blacs_int ctxt, char scope)
             gen(p, top, param, root);
             for (int rep = 0; rep < 2; rep++) { /* twice: IDs consumed per broadcast */
                 bcast(ctxt, scope, top, root, rr, rc);
-                int lo = 1 << 30, hi = -1, glo, ghi;
+                int lo = INT_MAX, hi = -1, glo, ghi; /* Open MPI tags reach INT_MAX */
                 for (int k = 0; k < ngot; k++) {
                     if (got[k].tag < lo) lo = got[k].tag;
                     if (got[k].tag > hi) hi = got[k].tag;
@@ -365,7 +366,7 @@ static void scope_run(blacs_int ctxt, char scope)
         long keep = count;
         if (big) count = 20000;
         bcast(ctxt, scope, 'A', 0, scope == 'R' ? myr : 0, scope == 'C' ? myc : 0);
-        int lo = 1 << 30, glo;
+        int lo = INT_MAX, glo;
         for (int k = 0; k < ngot; k++)
             if (got[k].tag < lo) lo = got[k].tag;
         MPI_Allreduce(&lo, &glo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
