@@ -20,7 +20,8 @@ TDIR         := $(B)/timing
 REFBLACS     ?= $(firstword $(wildcard /usr/lib/*-linux-gnu/libscalapack-mpich.so /usr/lib64/libscalapack-mpich.so /usr/lib/libscalapack-mpich.so))
 TIMING_PROGS := Tc Ts Tbs Tg
 TIMING_OURS  := $(addprefix $(TDIR)/ours/,$(TIMING_PROGS))
-TIMING_REFB  := $(if $(and $(REFBLACS),$(filter 4,$(INTSIZE))),$(addprefix $(TDIR)/ref/,$(TIMING_PROGS)))
+# the reference BLACS in libscalapack-mpich is built for MPICH and LP64 only
+TIMING_REFB  := $(if $(and $(REFBLACS),$(filter 4,$(INTSIZE)),$(if $(MPIFLAVOUR),,mpich)),$(addprefix $(TDIR)/ref/,$(TIMING_PROGS)))
 TIMING_BINS  := $(TIMING_OURS) $(TIMING_REFB) $(TDIR)/Tmo $(TDIR)/tanalyze
 TIMING_HDRS  := TIMING/tcommon.h SRC/blacs.h
 
