@@ -19,21 +19,25 @@ names=("no fault" "off-by-one in the trapezoid shape" "combine that skips one pr
        "send that blocks until received")
 pass=0; fail=0; skip=0
 
-build() {  # build <n>: library and xCbtest with -DBI_FAULT=<n> in build/fault<n>
-  local b=build/fault$1
+# one folder per fault and build variant (the MPI and sanitizer settings of
+# the calling make reach the sub-make, so folders must not be shared)
+fdir() { echo "build/fault$1-${VARIANT:-default}"; }
+
+build() {  # build <n>: library and xCbtest with -DBI_FAULT=<n> in $(fdir n)
+  local b; b=$(fdir "$1")
   mkdir -p "$b"
   make -s B="$b" LIBDIR="$b/LIB" CFLAGS="-O2 -g -DBI_FAULT=$1" "$b/tests/xCbtest" \
        > "$b/build.log" 2>&1
 }
 
 run() {    # run <n>: the tester on the quick decks; sets rc, log
-  log=build/fault$1/run.log
-  timeout -k 5 300 $MPIEXEC -n 4 "build/fault$1/tests/xCbtest" TESTING/faults > "$log" 2>&1
+  log=$(fdir "$1")/run.log
+  timeout -k 5 300 $MPIEXEC -n 4 "$(fdir "$1")/tests/xCbtest" TESTING/faults > "$log" 2>&1
   rc=$?
 }
 
 if [ -z "$MPIEXEC" ] || ! build 0; then
-  echo "planted_faults: cannot build the library or the tester (see build/fault0/build.log): SKIPPED"
+  echo "planted_faults: cannot build the library or the tester (see $(fdir 0)/build.log): SKIPPED"
   echo "0 passed, 0 failed, 1 skipped"
   exit 0
 fi
@@ -52,7 +56,7 @@ for n in ${FAULTS:-1 2 3 4 5}; do
     echo "$what: no BI_FAULT == $n hook in SRC/: SKIPPED"; skip=$((skip+1)); continue
   fi
   if ! build "$n"; then
-    echo "$what: cannot build (build/fault$n/build.log): SKIPPED"; skip=$((skip+1)); continue
+    echo "$what: cannot build ($(fdir "$n")/build.log): SKIPPED"; skip=$((skip+1)); continue
   fi
   run "$n"
   if [ $rc != 0 ] && grep -q 'FAILED' "$log"; then
