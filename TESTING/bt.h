@@ -194,6 +194,8 @@ void bt_test_end(bt_family *f, int test);   /* VERB 2: per-test line (collective
  * adds to the totals; collective over bt_comm */
 void bt_family_end(bt_family *f);
 void bt_current_coords(int prow, int pcol);  /* grid coordinates for error records */
+/* my coordinates in grid ctxt ({-1,-1} outside it), also made current */
+void bt_grid_coords(blacs_int ctxt, blacs_int *myrow, blacs_int *mycol);
 
 extern long bt_npass, bt_nfail, bt_nskip;   /* totals (process 0) */
 

@@ -232,6 +232,14 @@ void bt_current_coords(int prow, int pcol)
     cur_pcol = pcol;
 }
 
+void bt_grid_coords(blacs_int ctxt, blacs_int *myrow, blacs_int *mycol)
+{
+    blacs_int nr, nc;
+    *myrow = *mycol = -1;
+    if (ctxt >= 0) bt->gridinfo(ctxt, &nr, &nc, myrow, mycol);
+    bt_current_coords((int)*myrow, (int)*mycol);
+}
+
 void bt_error(int test, int kind, int region, int i, int j, const double got[2],
               const double want[2])
 {

@@ -18,9 +18,8 @@ void bt_sdrv(const bt_deck *d, int t)
     for (int ig = 0; ig < d->ngrid; ig++) {
         if (!g.ok[ig]) continue;
         blacs_int ctxt = g.ctxt[ig], p = d->nprow[ig], q = d->npcol[ig];
-        blacs_int nr = -1, nc = -1, myrow = -1, mycol = -1;
-        if (ctxt >= 0) bt->gridinfo(ctxt, &nr, &nc, &myrow, &mycol);
-        bt_current_coords((int)myrow, (int)mycol);
+        blacs_int myrow, mycol;
+        bt_grid_coords(ctxt, &myrow, &mycol);
         for (int is = 0; is < d->nshape; is++) {
             bt_shape sh;
             char shn[40], uplo[2] = {d->uplo[is], 0}, diag[2] = {d->diag[is], 0};
