@@ -68,23 +68,27 @@ BI_NORETURN void bi_argerr(Int ctxt, const char *routine, int argno, const char 
 typedef struct bi_ctx bi_ctx;
 typedef struct bi_scope bi_scope;
 
+/* one class of message IDs (msgid.c): process k uses the width IDs from
+ * base + (k mod groups) * width */
+typedef struct { int base, groups, width; } bi_idclass;
+
 struct bi_scope {
     bi_ctx *ctx;
     char id;           /* 'r', 'c' or 'a' */
     int np, me;        /* scope size and my rank in it */
     int base, stride;  /* rank in ctx->comm of scope rank k: base + k*stride */
     MPI_Comm comm;     /* communicator for MPI collectives (TOP ' '), made on first use */
-    int tagbase;       /* message-ID subrange of this scope (msgid.c) */
-    int tagsub;        /* IDs per root inside it */
-    unsigned *count;   /* per-root operation counters (np of them) */
+    bi_idclass ids;    /* message IDs of this scope's operations (msgid.c) */
+    unsigned *count;   /* operation counters, one per ID group of roots */
 };
 
 struct bi_ctx {
     Int handle;
-    MPI_Comm comm;     /* the grid's only communicator: all scopes and pt2pt, row-major ranks */
+    MPI_Comm comm;     /* the library's private communicator: all scopes and pt2pt, row-major ranks */
+    MPI_Comm ucomm;    /* same group and order, handed to the user (BLACS_GET WHAT=10) */
     int nprow, npcol, myrow, mycol, iam, np;
     bi_scope row, col, all;
-    int p2pbase, p2psub;          /* point-to-point ID range (msgid.c) */
+    bi_idclass p2p;               /* point-to-point message IDs (msgid.c) */
     unsigned *sndcount, *rcvcount; /* per virtual process id, np each */
     Int rings_bs, branches_bs;    /* BLACS_SET WHAT 11, 12 */
     Int rings_comb, branches_comb;/* WHAT 13, 14 */
@@ -148,6 +152,12 @@ int bi_vpid(bi_ctx *c, Int prow, Int pcol, Int ctxt, const char *routine, int ar
 int bi_scope_rank(const bi_scope *s, Int prow, Int pcol);
 
 /* ---- message IDs (msgid.c, LAWN 73 section 6.1) ------------------------ */
+#define BI_MIN_IDS 16                        /* four classes of at least 2 IDs a group */
+typedef struct { bi_idclass p2p, row, col, all; } bi_idlayout;
+/* the classes of range [lo,hi] for an nprow x npcol grid; NULL, or why not */
+const char *bi_msgid_layout(long lo, long hi, int nprow, int npcol, bi_idlayout *l);
+int bi_msgid_id(const bi_idclass *k, int who, unsigned count); /* ID of who's count-th */
+unsigned bi_msgid_next(unsigned count, int n, int width);    /* first count of n IDs */
 void bi_msgid_setup(bi_ctx *c);              /* carve the ranges for a new grid */
 void bi_msgid_free(bi_ctx *c);
 int bi_msgid_p2p_send(bi_ctx *c, int dest_vpid, int advance);
@@ -221,6 +231,7 @@ MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag);
 void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, void *rp,
                  size_t ritems, int tag);
 void bi_waitall(bi_coll *c);                 /* wait every send in c->reqs */
+void bi_coll_check(const bi_coll *c, int rc, const char *what); /* MPI error: stop */
 void bi_reqs_free(bi_reqs *r);
 /* end of an operation: sends posted from a BLACS buffer (c->owner) go with
  * it onto the active queue (the call returns at once: locally blocking);

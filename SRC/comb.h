@@ -25,8 +25,11 @@ extern int bi_comb_keyval;
 bi_buf *bi_comb_work(const bi_coll *c, size_t items);
 
 /* comb_tree.c: tree gather (fan-in) of radix r >= 2 to scope rank dest,
- * LAWN 73 5.4.1; receives from any source unless c->repeat */
+ * LAWN 73 5.4.1; contributions combined as they arrive unless c->repeat */
 void bi_comb_fanin(bi_coll *c, int dest, int radix, int tag);
+/* one contribution from each of the n scope ranks from[] combined into
+ * c->buf, every receive naming its source; arrival order unless c->repeat */
+void bi_comb_recv(bi_coll *c, const int *from, int n, int tag);
 /* binomial redistribution of c->buf from scope rank root (spec 8.3) */
 void bi_comb_bcast_binomial(bi_coll *c, int root, int tag);
 

@@ -9,6 +9,7 @@
  * destination.  Leave-on-all: destination 0, then the multi-path broadcast
  * of spec 7 'M' with the same rings.
  */
+#include <stdlib.h>
 #include "comb.h"
 
 /* scope rank at distance t from root in direction dir (data flow) */
@@ -52,14 +53,12 @@ void bi_comb_mring(bi_coll *c)
     /* distance toward which data flow: nr > 0 means increasing ranks reach dest */
     const int d = ((dest - c->me) * dir % np + np) % np;
     if (d == 0) {
-        bi_buf *w = bi_comb_work(c, c->count);
-        for (int k = 0; k < a; k++) {
-            /* fixed order when repeatable: innermost member of each ring, nearest first */
-            int from = c->repeat ? at(dest, k * L + 1, dir, np) : BI_ANY;
-            bi_recv(c, from, w->data, c->count, c->tag);
-            c->op->fn(c->buf, w->data, c->count, c->op);
-        }
-        bi_buf_release(w);
+        /* one message per ring, from its innermost member, nearest ring
+         * first (the fixed order when repeatable) */
+        int small[64] = {0}, *from = a > 64 ? malloc((size_t)a * sizeof *from) : small;
+        for (int k = 0; k < a; k++) from[k] = at(dest, k * L + 1, dir, np);
+        bi_comb_recv(c, from, a, c->tag);
+        if (from != small) free(from);
     } else {
         int k = (d - 1) / L;
         if (k > a - 1) k = a - 1;
@@ -72,7 +71,9 @@ void bi_comb_mring(bi_coll *c)
         }
         bi_isend(c, d == first ? dest : at(dest, d - 1, dir, np), c->buf, c->count, c->tag);
     }
-    if (c->root < 0) bcast_mpath(c, dest, a, dir, c->tag + 1);
+    /* the result goes back in increasing rank order whatever the rings'
+     * direction, as the reference does ('D': 0 -> 1 -> 2 ...) */
+    if (c->root < 0) bcast_mpath(c, dest, a, 1, c->tag + 1);
 }
 
 /* ring chains pipeline nothing within one call: the longest chain costs

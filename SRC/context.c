@@ -1,14 +1,16 @@
 /*
  * context.c -- BLACS state, contexts (grids) and scopes.
  *
- * A grid owns exactly one MPI communicator (made with MPI_Comm_create over
- * the system context, ranks in row-major grid order).  Point-to-point and
- * the BLACS topologies of all three scopes share it; the message-ID scheme
- * (msgid.c) keeps their traffic apart by tag, which is the purpose the
- * paper gives it (LAWN 73 6.1).  Row and column communicators are made only
- * when an MPI collective needs them (TOP ' ', barriers), with
+ * A grid owns two MPI communicators of the same group, ranks in row-major
+ * grid order: the one made with MPI_Comm_create over the system context,
+ * handed to the user by BLACS_GET WHAT=10, and a private duplicate that
+ * carries all of the library's traffic.  Point-to-point and the BLACS
+ * topologies of all three scopes share the private one; the message-ID
+ * scheme (msgid.c) keeps their traffic apart by tag, which is the purpose
+ * the paper gives it (LAWN 73 6.1).  Row and column communicators are made
+ * only when an MPI collective needs them (TOP ' ', barriers), with
  * MPI_Comm_create_group, which involves only the scope's members.  So a
- * grid costs one communicator, not four as in the reference, and creating
+ * grid costs two communicators, not four as in the reference, and creating
  * and exiting grids in a loop never exhausts MPI's context ids.
  */
 #include <stdio.h>
@@ -159,6 +161,21 @@ static Int new_slot(void)
     return old;
 }
 
+/* message IDs are computed, never exchanged: every process of a grid must
+ * carve them from the same range (BLACS_SET WHAT=1), or operations would
+ * wait for IDs nobody sends.  One small reduction when the grid is made
+ * turns that hang into an error on every member. */
+static void check_ranges(MPI_Comm comm, const char *routine)
+{
+    int v[4] = {bi_g.idlo, -bi_g.idlo, bi_g.idhi, -bi_g.idhi};
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT, MPI_MAX, comm);
+    if (v[0] != bi_g.idlo || -v[1] != bi_g.idlo || v[2] != bi_g.idhi || -v[3] != bi_g.idhi)
+        bi_error(-1, -1, routine,
+                 "the processes of this grid were given different message-ID ranges (BLACS_SET "
+                 "WHAT=1): lower ends %d..%d, upper ends %d..%d; this process has [%d,%d]",
+                 -v[1], v[0], -v[3], v[2], bi_g.idlo, bi_g.idhi);
+}
+
 void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
                 const char *routine)
 {
@@ -199,12 +216,17 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
         *ctxt = -1;
         return;
     }
-    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    check_ranges(comm, routine);
     Int h = new_slot();
     bi_ctx *c = calloc(1, sizeof *c);
     ctxs[h] = c;
     c->handle = h;
-    c->comm = comm;
+    c->ucomm = comm;
+    /* the library's own traffic goes over a private duplicate: whatever the
+     * user sends on the communicator of BLACS_GET WHAT=10, with any tag,
+     * can never match a BLACS receive, nor a BLACS message a user's */
+    MPI_Comm_dup(comm, &c->comm);
+    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
     c->nprow = (int)nprow;
     c->npcol = (int)npcol;
     c->np = np;
@@ -214,7 +236,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     scope_init(&c->row, c, 'r', c->npcol, c->mycol, c->myrow * c->npcol, 1);
     scope_init(&c->col, c, 'c', c->nprow, c->myrow, c->mycol, c->npcol);
     scope_init(&c->all, c, 'a', np, c->iam, 0, 1);
-    c->all.comm = comm; /* MPI collectives of the all scope use the grid's communicator */
+    c->all.comm = c->comm; /* MPI collectives of the all scope use the private communicator */
     c->rings_bs = c->branches_bs = c->rings_comb = c->branches_comb = 1;
     c->lastsrc = -1;
     c->syshandle = -1;
@@ -252,6 +274,7 @@ void bi_gridexit(Int h, const char *routine)
     /* buffered sends still in flight keep their own reference to the
      * communicator (MPI frees it once they complete) */
     MPI_Comm_free(&c->comm);
+    MPI_Comm_free(&c->ucomm);
     bi_msgid_free(c);
     free(c->world);
     free(c);

@@ -1,56 +1,84 @@
 /*
  * msgid.c -- message identifiers, as LAWN 73 section 6.1 describes them.
  *
- * The ID range [idlo, idhi] (BLACS_SET WHAT=1, default 0..MPI_TAG_UB, read
- * when a grid is made) is split in two.  The first half is for point-to-
- * point messages and is cut into Ng = P*Q subranges, one per source virtual
- * process id (vpid = p*Q + q): a message from s to d carries
- *     p2pbase + s*p2psub + (sndcount_s[d] mod p2psub)
- * and the receiver computes the same number from its rcvcount_d[s].  The
- * second half is cut in three, one part per scope (row, column, all), and
- * each part into one subrange per member of the scope; an operation rooted
- * at scope rank r (broadcast source, combine destination, 0 for leave-on-
- * all) uses the next IDs of r's subrange, counted by count[r] on every
- * member.  Since every member of a scope takes part in the same sequence of
- * scoped operations, the counters agree without communication, and a fan-in
- * that receives from any source can never take a message of the next
- * operation (it carries the next ID).  The scalar "broadcast/sends I
- * initiated" of the paper is count[me].
+ * An ID still says what the paper has it say: the kind of traffic
+ * (point-to-point, or an operation of the row, column or all scope), the
+ * process it belongs to (the sender of a point-to-point message; the root
+ * of a scoped operation: broadcast source, combine destination, 0 for
+ * leave-on-all) and a count of that process's messages or operations.
+ * The ID range [idlo, idhi] (BLACS_SET WHAT=1, default 0..MPI_TAG_UB) is
+ * cut into four disjoint classes: the first half for point-to-point, the
+ * rest in three equal parts, one per scope.  Each class is cut into
+ * "groups" subranges of "width" IDs; process k uses subrange k mod groups,
+ * and inside it the next ID of its count (mod width).  With a wide range
+ * every process has its own subrange, exactly the paper's scheme; with a
+ * narrow one (64 IDs and 100,000 processes) processes share subranges and
+ * IDs come back quickly.
  *
- * Memory per process, as in the paper: two vectors of Ng (send and receive
- * counts) plus Ng, P and Q for the three scopes.  All IDs are MPI tags on
- * the grid's single communicator, so the kinds of traffic never mix.
+ * Why reuse is harmless (the scheme's guarantee at any scale): every
+ * receive of the library names its source (transport.c, p2p.c; the
+ * wildcard receive probes each candidate with that source's next ID).
+ * Between one sender and one receiver, all members of a scope run the same
+ * sequence of operations with the same message pattern, so the receiver
+ * expects the sender's messages of a class in the order they were sent;
+ * MPI delivers messages of one sender that match the same receive in
+ * order (non-overtaking), so a receive always takes the oldest unreceived
+ * message of that sender and class, which is the one it is waiting for,
+ * whatever ID a later operation reuses.  What the classes keep apart is
+ * traffic whose order is not shared: a point-to-point message and a
+ * broadcast between the same two processes, or a row and a column
+ * operation.  The IDs are MPI tags on the grid's private communicator
+ * (context.c), so user traffic never meets them.
  */
 #include <stdlib.h>
 #include "bi.h"
 
-static void scope_ids(bi_scope *s, int base, int width, Int ctxt)
+/* width per group when a class of w IDs serves np processes, each
+ * operation taking up to n consecutive IDs */
+static void carve(bi_idclass *k, long base, long w, int np, int n)
 {
-    s->tagbase = base;
-    s->tagsub = width / s->np;
-    if (s->tagsub < 2)
-        bi_error(ctxt, __LINE__, __FILE__,
-                 "message-ID range [%d,%d] too small for a scope of %d processes", bi_g.idlo,
-                 bi_g.idhi, s->np);
-    s->count = calloc((size_t)s->np, sizeof(unsigned));
+    long g = w / n < np ? w / n : np;
+    k->base = (int)base;
+    k->groups = (int)(g > 0 ? g : 1);
+    k->width = (int)(w / k->groups);
 }
+
+const char *bi_msgid_layout(long lo, long hi, int nprow, int npcol, bi_idlayout *l)
+{
+    long n = hi - lo + 1;
+    if (lo < 0 || n < BI_MIN_IDS) return "fewer IDs than the 16 the four classes need";
+    long half = n / 2, third = (n - half) / 3;
+    long np = (long)nprow * npcol;
+    carve(&l->p2p, lo, half, (int)np, 1);
+    carve(&l->row, lo + half, third, npcol, 2);
+    carve(&l->col, lo + half + third, third, nprow, 2);
+    carve(&l->all, lo + half + 2 * third, third, (int)(np < third ? np : third), 2);
+    return NULL;
+}
+
+int bi_msgid_id(const bi_idclass *k, int who, unsigned count)
+{
+    return k->base + (who % k->groups) * k->width + (int)(count % (unsigned)k->width);
+}
+
+static unsigned *counters(int n) { return calloc((size_t)n, sizeof(unsigned)); }
 
 void bi_msgid_setup(bi_ctx *c)
 {
-    long lo = bi_g.idlo, hi = bi_g.idhi;
-    long half = (hi - lo + 1) / 2;
-    c->p2pbase = (int)lo;
-    c->p2psub = (int)(half / c->np);
-    if (c->p2psub < 1)
-        bi_error(c->handle, __LINE__, __FILE__,
-                 "message-ID range [%ld,%ld] too small for a grid of %d processes", lo, hi, c->np);
-    c->sndcount = calloc((size_t)c->np, sizeof(unsigned));
-    c->rcvcount = calloc((size_t)c->np, sizeof(unsigned));
-    long third = (hi - lo + 1 - half) / 3;
-    long sbase = lo + half;
-    scope_ids(&c->row, (int)sbase, (int)third, c->handle);
-    scope_ids(&c->col, (int)(sbase + third), (int)third, c->handle);
-    scope_ids(&c->all, (int)(sbase + 2 * third), (int)third, c->handle);
+    bi_idlayout l;
+    const char *why = bi_msgid_layout(bi_g.idlo, bi_g.idhi, c->nprow, c->npcol, &l);
+    if (why)
+        bi_error(c->handle, __LINE__, __FILE__, "message-ID range [%d,%d]: %s", bi_g.idlo,
+                 bi_g.idhi, why);
+    c->p2p = l.p2p;
+    c->row.ids = l.row;
+    c->col.ids = l.col;
+    c->all.ids = l.all;
+    c->sndcount = counters(c->np);
+    c->rcvcount = counters(c->np);
+    c->row.count = counters(l.row.groups);
+    c->col.count = counters(l.col.groups);
+    c->all.count = counters(l.all.groups);
 }
 
 void bi_msgid_free(bi_ctx *c)
@@ -67,21 +95,27 @@ int bi_msgid_p2p_send(bi_ctx *c, int dest, int advance)
 {
     unsigned k = c->sndcount[dest];
     if (advance) c->sndcount[dest] = k + 1;
-    return c->p2pbase + c->iam * c->p2psub + (int)(k % (unsigned)c->p2psub);
+    return bi_msgid_id(&c->p2p, c->iam, k);
 }
 
 int bi_msgid_p2p_recv(bi_ctx *c, int src, int advance)
 {
     unsigned k = c->rcvcount[src];
     if (advance) c->rcvcount[src] = k + 1;
-    return c->p2pbase + src * c->p2psub + (int)(k % (unsigned)c->p2psub);
+    return bi_msgid_id(&c->p2p, src, k);
+}
+
+unsigned bi_msgid_next(unsigned count, int n, int width)
+{
+    unsigned w = (unsigned)width;
+    /* the n IDs of one operation never straddle the end of the subrange */
+    return count % w + (unsigned)n > w ? count + (w - count % w) : count;
 }
 
 int bi_msgid_scoped(bi_scope *s, int root, int n, int advance)
 {
-    unsigned sub = (unsigned)s->tagsub, k = s->count[root];
-    /* the n IDs of one operation never straddle the wrap-around */
-    if (k % sub + (unsigned)n > sub) k += sub - k % sub;
-    if (advance) s->count[root] = k + (unsigned)n;
-    return s->tagbase + root * s->tagsub + (int)(k % sub);
+    unsigned *cnt = &s->count[root % s->ids.groups];
+    unsigned k = bi_msgid_next(*cnt, n, s->ids.width);
+    if (advance) *cnt = k + (unsigned)n;
+    return bi_msgid_id(&s->ids, root, k);
 }

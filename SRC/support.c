@@ -65,9 +65,9 @@ void bi_get(Int ctxt, Int what, Int *val, int fortran)
         break;
     case 10:
         c = ctx_for(ctxt, what, "BLACS_GET");
-        if (fortran) *val = (Int)MPI_Comm_c2f(c->comm);
+        if (fortran) *val = (Int)MPI_Comm_c2f(c->ucomm);
         else {
-            if (c->syshandle < 0) c->syshandle = bi_sys_handle(c->comm);
+            if (c->syshandle < 0) c->syshandle = bi_sys_handle(c->ucomm);
             *val = c->syshandle;
         }
         break;
@@ -92,7 +92,7 @@ void bi_set(Int ctxt, Int what, const Int *val)
     case 1:
         /* LAWN 73 6.1: the range is read when a grid is made (SHIFT_RANGE) */
         bi_init();
-        if (val[0] < 0 || val[1] > bi_g.tag_ub || val[1] - val[0] < 64)
+        if (val[0] < 0 || val[1] > bi_g.tag_ub || val[1] - val[0] + 1 < 64)
             BI_WARN(ctxt, "Illegal message-ID range [%ld,%ld] (must lie in [0,%d], 64 IDs at least); ignored",
                     (long)val[0], (long)val[1], bi_g.tag_ub);
         else {

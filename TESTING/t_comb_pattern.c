@@ -111,6 +111,18 @@ static void exp_mring(int dest, int nr, long b)
 #undef AT
 }
 
+/* multi-path broadcast from 0 with a paths, increasing ranks, the first
+ * (np-1) mod a paths one longer (spec 7 'M') */
+static void exp_mpath_up(int a, long b)
+{
+    int n1 = np - 1, base = n1 / a, ext = n1 % a, s = 1;
+    for (int k = 0; k < a; k++) {
+        int len = base + (k < ext);
+        for (int t = s; t < s + len; t++) add(t == s ? 0 : t - 1, t, b);
+        s += len;
+    }
+}
+
 /* LAWN 29 Version 4 on p = 2^d with h halving steps, leave-on-all */
 static void exp_hybrid_all(int h, long b)
 {
@@ -185,17 +197,14 @@ int main(int argc, char **argv)
         check("'S' to np-1", run('S', 10, 0, np - 1, 0));
         exp_mring(1, 3, B);
         check("'M' rings 3 to 1", run('M', 10, 0, 1, 3));
+        /* leave-on-all: chains to 0, then the multi-path broadcast from 0
+         * goes in increasing rank order whatever the rings' direction, as
+         * the reference does ('D' on 6: 5,4,..,1 -> 0, then 0 -> 1 -> .. -> 5) */
+        exp_mring(0, -1, B);
+        exp_mpath_up(1, B);
+        check("'D' leave-on-all", run('D', 10, -1, -1, 0));
         exp_mring(0, -2, B);
-        /* leave-on-all: multi-path broadcast from 0, 2 paths, decreasing */
-        {
-            int a = 2, n1 = np - 1, base = n1 / a, ext = n1 % a, s = 1;
-            for (int k = 0; k < a; k++) {
-                int len = base + (k < ext);
-                for (int t = s; t < s + len; t++)
-                    add(t == s ? 0 : (np - (t - 1)) % np, (np - t) % np, B);
-                s += len;
-            }
-        }
+        exp_mpath_up(2, B);
         check("'M' rings -2 leave-on-all", run('M', 10, -1, -1, -2));
     } else if (!strcmp(mode, "hybrid")) {
         const double a = 1000, b = 0.01, g = 0.01; /* the runner's BLACS_ALPHA/BETA/GAMMA */
