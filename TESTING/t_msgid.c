@@ -14,6 +14,15 @@ int main(int argc, char **argv)
     tu_init(&argc, &argv);
     blacs_int me, np, ctxt, nr, nc, r, c;
     Cblacs_pinfo(&me, &np);
+    if (argc > 1 && !strcmp(argv[1], "mismatch")) {
+        /* processes of one grid given different ID ranges: a clear error
+         * when the grid is made, not a hang at the first operation */
+        blacs_int v[2] = {0, 255};
+        if (me == np - 1) Cblacs_set(-1, 1, v);
+        Cblacs_get(0, 0, &ctxt);
+        Cblacs_gridinit(&ctxt, "R", 1, np);
+        return tu_finish(); /* not reached */
+    }
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, np);
     Cblacs_gridinfo(ctxt, &nr, &nc, &r, &c);
