@@ -63,6 +63,24 @@ void bi_linger(void); /* let stderr reach the launcher before MPI_Abort */
 /* argument check failure: names routine and argument position and name */
 BI_NORETURN void bi_argerr(Int ctxt, const char *routine, int argno, const char *argname,
                            const char *fmt, ...) BI_PRINTF(5, 6);
+/* MPI return codes: every MPI call's code goes through BI_MPI (or BI_MPI_IN
+ * outside the communication routines); anything but MPI_SUCCESS stops the
+ * job with a BLACS error naming the BLACS routine being executed (routine,
+ * or bi_cur.routine when NULL), the MPI call and MPI's error string.  The
+ * communicators we make return errors (MPI_ERRORS_RETURN); calls on one the
+ * user owns (MPI_COMM_WORLD, system contexts) are bracketed with
+ * bi_errh_return/bi_errh_restore, which switch its handler for that call
+ * only (error.c explains why). */
+BI_NORETURN void bi_mpi_fail(int rc, const char *call, Int ctxt, const char *routine, int line,
+                             const char *file);
+#define BI_MPI_IN(rc, call, ctxt, routine)                                                    \
+    do {                                                                                      \
+        int bi_rc_ = (rc);                                                                    \
+        if (bi_rc_ != MPI_SUCCESS) bi_mpi_fail(bi_rc_, (call), (ctxt), (routine), __LINE__, __FILE__); \
+    } while (0)
+#define BI_MPI(rc, call) BI_MPI_IN((rc), (call), -1, NULL)
+MPI_Errhandler bi_errh_return(MPI_Comm comm);          /* returns the user's handler */
+void bi_errh_restore(MPI_Comm comm, MPI_Errhandler old);
 
 /* ---- global state (context.c) ------------------------------------------ */
 typedef struct bi_ctx bi_ctx;
@@ -124,7 +142,8 @@ void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const
               const bi_shape *s, Int rr, Int rc);
 void bi_leave(void);
 /* wait for one request; notices hangs at BLACS_DEBUG >= 2 and counts waiting
- * time for BLACS_STATS.  peer: rank in comm (MPI_ANY_SOURCE, or -1 if none) */
+ * time for BLACS_STATS.  peer: rank in comm (MPI_ANY_SOURCE, or -1 if none).
+ * An MPI error stops the job (BI_MPI), so it returns MPI_SUCCESS. */
 int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, size_t bytes);
 /* report a hang (what we wait in, what completed last) and stop the job */
 BI_NORETURN void bi_hang(MPI_Comm comm, int peer, int tag, size_t bytes, double waited);

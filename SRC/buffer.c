@@ -68,12 +68,20 @@ static void unlink_active(bi_buf *b)
     nactive--;
 }
 
+/* a buffered send that MPI says failed: name its destination */
+static void send_failed(int rc, const char *call, const bi_buf *b, int i)
+{
+    char what[96];
+    snprintf(what, sizeof what, "%s (a buffered send to pnum %d)", call, b->peer[i]);
+    BI_MPI(rc, what);
+}
+
 static int test_buf(bi_buf *b)
 {
     /* request by request: finished ones become MPI_REQUEST_NULL */
     for (int i = 0; i < b->nreq; i++) {
-        int done = 0;
-        MPI_Test(&b->req[i], &done, MPI_STATUS_IGNORE);
+        int done = 0, rc = MPI_Test(&b->req[i], &done, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Test", b, i);
         if (!done) return 0;
     }
     return 1;
@@ -197,7 +205,10 @@ void bi_buf_freeall(int wait)
     if (wait) {
         while (head) {
             bi_buf *b = head;
-            for (int i = 0; i < b->nreq; i++) MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
+            for (int i = 0; i < b->nreq; i++) {
+                int rc = MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
+                if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Wait", b, i);
+            }
             unlink_active(b);
             free_buf(b);
         }

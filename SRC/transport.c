@@ -18,16 +18,6 @@ static int to_int(const bi_coll *c, size_t items)
     return (int)items;
 }
 
-static void mpi_check(const bi_coll *c, int rc, const char *what)
-{
-    if (rc != MPI_SUCCESS) {
-        char s[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        MPI_Error_string(rc, s, &len);
-        bi_error(c->sc->ctx->handle, __LINE__, __FILE__, "MPI error on %s: %s", what, s);
-    }
-}
-
 static FILE *trace_file(void)
 {
     static FILE *f;
@@ -80,15 +70,15 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
     if (c->reqs.n && items * c->isize >= BI_SERIAL_BYTES) bi_waitall(c);
     grow(&c->reqs);
     traced(c, to, items, tag);
-    mpi_check(c, MPI_Isend(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
-                           c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");
+    BI_MPI(MPI_Isend(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
+                     c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");
 }
 
 void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
     traced(c, to, items, tag);
-    mpi_check(c, MPI_Send(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
-                          c->sc->ctx->comm), "MPI_Send");
+    BI_MPI(MPI_Send(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
+                    c->sc->ctx->comm), "MPI_Send");
 }
 
 static int from_rank(const bi_coll *c, int commrank)
@@ -102,11 +92,11 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
     int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r;
-        mpi_check(c, MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
+        BI_MPI(MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
         bi_wait(&r, &st, c->sc->ctx->comm, src, tag, items * c->isize);
     } else {
-        mpi_check(c, MPI_Recv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &st),
-                  "MPI_Recv");
+        BI_MPI(MPI_Recv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &st),
+               "MPI_Recv");
     }
     return from_rank(c, st.MPI_SOURCE);
 }
@@ -115,8 +105,8 @@ MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag)
 {
     MPI_Request r;
     int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
-    mpi_check(c, MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r),
-              "MPI_Irecv");
+    BI_MPI(MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r),
+           "MPI_Irecv");
     return r;
 }
 
@@ -126,19 +116,19 @@ void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, vo
     traced(c, to, sitems, tag);
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r[2];
-        mpi_check(c, MPI_Irecv(rp, to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
-                               c->sc->ctx->comm, &r[1]), "MPI_Irecv");
-        mpi_check(c, MPI_Isend(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag,
-                               c->sc->ctx->comm, &r[0]), "MPI_Isend");
+        BI_MPI(MPI_Irecv(rp, to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
+                         c->sc->ctx->comm, &r[1]), "MPI_Irecv");
+        BI_MPI(MPI_Isend(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag,
+                         c->sc->ctx->comm, &r[0]), "MPI_Isend");
         bi_wait(&r[1], MPI_STATUS_IGNORE, c->sc->ctx->comm, bi_scope_commrank(c->sc, from), tag,
                 ritems * c->isize);
         bi_wait(&r[0], MPI_STATUS_IGNORE, c->sc->ctx->comm, -1, tag, 0);
         return;
     }
-    mpi_check(c, MPI_Sendrecv(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag, rp,
-                              to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
-                              c->sc->ctx->comm, MPI_STATUS_IGNORE),
-              "MPI_Sendrecv");
+    BI_MPI(MPI_Sendrecv(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag, rp,
+                        to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
+                        c->sc->ctx->comm, MPI_STATUS_IGNORE),
+           "MPI_Sendrecv");
 }
 
 void bi_waitall(bi_coll *c)
