@@ -237,6 +237,10 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag);  /* int
 void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag);   /* blocking */
 int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag);        /* returns source */
 MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag);
+/* a message shorter than its receive is no MPI error, but here always a
+ * mistake (the sender's element count differs): error unless the status
+ * says exactly items arrived (bi_recv checks; bi_irecv's waiters call it) */
+void bi_recv_check(bi_coll *c, const MPI_Status *st, size_t items);
 void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, void *rp,
                  size_t ritems, int tag);
 void bi_waitall(bi_coll *c);                 /* wait every send in c->reqs */

@@ -91,7 +91,9 @@ static int test_buf(bi_buf *b)
  * thousands of outstanding sends do not make every BLACS call slow */
 void bi_poll(void)
 {
+    if (!head) return;
     int budget = 32;
+    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* MPI_Test's errors: error.c */
     while (head && budget-- > 0) {
         bi_buf *b = cursor ? cursor : head;
         cursor = b->next;
@@ -101,6 +103,7 @@ void bi_poll(void)
         }
         if (!cursor) break;
     }
+    bi_errh_restore(MPI_COMM_WORLD, uh);
 }
 
 int bi_buf_active_count(void) { return nactive; }
@@ -108,6 +111,8 @@ int bi_buf_active_count(void) { return nactive; }
 /* release (not keep) every active buffer whose sends are done */
 static void free_finished(void)
 {
+    if (!head) return;
+    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD);
     for (bi_buf *a = head, *nx; a; a = nx) {
         nx = a->next;
         if (test_buf(a)) {
@@ -115,6 +120,7 @@ static void free_finished(void)
             free_buf(a);
         }
     }
+    bi_errh_restore(MPI_COMM_WORLD, uh);
 }
 
 static BI_NORETURN void out_of_space(size_t n)
@@ -202,7 +208,8 @@ void bi_buf_post(bi_buf *b)
 
 void bi_buf_freeall(int wait)
 {
-    if (wait) {
+    if (wait && head) {
+        MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD);
         while (head) {
             bi_buf *b = head;
             for (int i = 0; i < b->nreq; i++) {
@@ -212,6 +219,7 @@ void bi_buf_freeall(int wait)
             unlink_active(b);
             free_buf(b);
         }
+        bi_errh_restore(MPI_COMM_WORLD, uh);
     } else {
         free_finished();
     }

@@ -201,6 +201,7 @@ void bi_hang(MPI_Comm comm, int peer, int tag, size_t bytes, double waited)
 int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, size_t bytes)
 {
     double t0 = (bi_g.stats || bi_g.debug >= 2) ? MPI_Wtime() : 0;
+    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* MPI_Wait's errors: error.c */
     if (bi_g.debug >= 2) {
         int done = 0;
         long spins = 0;
@@ -215,6 +216,7 @@ int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, si
     } else {
         BI_MPI(MPI_Wait(r, st), "MPI_Wait");
     }
+    bi_errh_restore(MPI_COMM_WORLD, uh);
     if (bi_g.stats) bi_cur.twait += MPI_Wtime() - t0;
     return MPI_SUCCESS;
 }

@@ -22,6 +22,12 @@
  *    to MPI_ERRORS_RETURN for that call only (bi_errh_return/restore): an
  *    error there, e.g. MPI running out of communicators at GRIDINIT, is then
  *    reported by us, naming the routine;
+ *  - MPICH (4.0) reports the errors of MPI_Wait and MPI_Test to the
+ *    handler of MPI_COMM_WORLD, whatever the request's communicator: a
+ *    receive cut short in a non-blocking algorithm would stop the job
+ *    inside MPI, naming no BLACS routine.  So our request completions
+ *    (bi_wait, the polls of buffer.c) switch MPI_COMM_WORLD's handler the
+ *    same way for their duration (about 50 ns);
  *  - calls tied to no communicator (datatypes, groups, ops) report to the
  *    handler of MPI_COMM_WORLD (MPI_COMM_SELF in MPI 4), which we leave
  *    alone for the same reason: with the default handler MPI stops the job

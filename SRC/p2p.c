@@ -37,7 +37,7 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     /* planted fault 5: a send that blocks until it is received */
     BI_MPI_IN(MPI_Issend(b->data, (int)n, bi_mpitype(s->type), dest, tag, c->comm, r),
               "MPI_Issend", ctxt, routine);
-    BI_MPI_IN(MPI_Wait(r, MPI_STATUS_IGNORE), "MPI_Wait", ctxt, routine);
+    bi_wait(r, MPI_STATUS_IGNORE, c->comm, dest, tag, n * es);
     b->nreq = 0;
 #else
     BI_MPI_IN(MPI_Isend(b->data, (int)n, bi_mpitype(s->type), dest, tag, c->comm, r),

@@ -195,8 +195,8 @@ void bi_exit(Int cont)
     if (!bi_g.initialized) {
         /* nothing to tear down; still honour CONTINUE = 0 */
         int up = 0, down = 0;
-        MPI_Initialized(&up);
-        if (up) MPI_Finalized(&down);
+        BI_MPI_IN(MPI_Initialized(&up), "MPI_Initialized", -1, "BLACS_EXIT");
+        if (up) BI_MPI_IN(MPI_Finalized(&down), "MPI_Finalized", -1, "BLACS_EXIT");
         if (!cont && up && !down) BI_MPI_IN(MPI_Finalize(), "MPI_Finalize", -1, "BLACS_EXIT");
         return;
     }
@@ -209,7 +209,7 @@ void bi_exit(Int cont)
         /* like the reference, finalise MPI even if the user started it */
         bi_sys_reset();
         int down = 0;
-        MPI_Finalized(&down);
+        BI_MPI_IN(MPI_Finalized(&down), "MPI_Finalized", -1, "BLACS_EXIT");
         if (!down) BI_MPI_IN(MPI_Finalize(), "MPI_Finalize", -1, "BLACS_EXIT");
     }
 }

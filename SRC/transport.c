@@ -98,7 +98,20 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
         BI_MPI(MPI_Recv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &st),
                "MPI_Recv");
     }
+    bi_recv_check(c, &st, items);
     return from_rank(c, st.MPI_SOURCE);
+}
+
+void bi_recv_check(bi_coll *c, const MPI_Status *st, size_t items)
+{
+    int got = 0;
+    BI_MPI(MPI_Get_count(st, c->dt, &got), "MPI_Get_count");
+    if ((size_t)got != items)
+        bi_error(c->sc->ctx->handle, __LINE__, __FILE__,
+                 "%s: %d items arrived from scope rank %d where %zu were expected: do all "
+                 "processes of the operation pass the same number of elements?",
+                 bi_cur.routine ? bi_cur.routine : "BLACS", got, from_rank(c, st->MPI_SOURCE),
+                 items);
 }
 
 MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag)

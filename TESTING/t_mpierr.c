@@ -1,31 +1,54 @@
 /*
- * t_mpierr.c MODE [TOP] -- collectives whose processes disagree on the
- * element count, an error MPI (or our transport) detects.  The library must
- * stop the job with a BLACS error that names the BLACS routine and carries
- * MPI's error string; the runner checks the message and the non-zero exit
- * (and its timeout catches a hang).  If every call returns, this program
- * says so and exits 0, and the test fails.
+ * t_mpierr.c MODE [TOP [BIG SMALL]] -- MPI errors are BLACS errors (issue
+ * 12).  Most modes run a collective whose processes disagree on the element
+ * count; the library must stop the job with a BLACS error naming the BLACS
+ * routine and carrying MPI's error string (or, where MPI notices nothing,
+ * saying that the counts differ).  The runner checks the message and the
+ * non-zero exit, and its timeout catches a hang.  If the calls return, this
+ * program says so and exits 0, so the test fails.
  *
- *   bcast    process {0,0} broadcasts a 10x10 matrix (DGEBS2D), the others
- *            receive 5x5 (DGEBR2D), scope All, topology TOP (default ' ')
- *   bcast_tr the same with trapezoids (DTRBS2D/DTRBR2D): the non-contiguous
- *            path through a BLACS buffer
- *   comb     DGSUM2D leave-on-all, process 0 with 10x10, the others 5x5
- *   comb1    DGAMX2D leave-on-one to {0,0}, same counts, RA/CA wanted
- *   barrier  BLACS_BARRIER on a row scope (made on first use) after the
- *            grid's communicator ... works: prints "barrier ok" (checks that
- *            the scope communicator path runs clean)
+ * Process {0,0} has a BIG x BIG matrix (default 10), the others SMALL x
+ * SMALL (default 5); grid 1 x Np, scope All, topology TOP (default ' '):
+ *   bcast     {0,0} broadcasts (DGEBS2D), the others receive (DGEBR2D)
+ *   bcast_tr  the same with trapezoids (DTRBS2D/DTRBR2D), which go through
+ *             a BLACS buffer
+ *   comb      DGSUM2D leave-on-all
+ *   comb1     DGAMX2D leave-on-one to {0,0}, RA/CA wanted
+ * and two modes that must succeed:
+ *   barrier   barriers on the row scope (its communicator is made then)
+ *             and on All: prints "barrier ok"
+ *   errh      the user's MPI_COMM_WORLD error handler is the same after
+ *             BLACS calls (some switch it for the length of an MPI call):
+ *             the default one, then one the program sets; prints
+ *             "errh ok" or exits 1
  */
 #include "tutil.h"
+
+static int errh_is(MPI_Errhandler want)
+{
+    MPI_Errhandler h;
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &h);
+    int same = h == want;
+    MPI_Errhandler_free(&h);
+    return same;
+}
+
+static void my_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    (void)code;
+}
 
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
     const char *mode = argc > 1 ? argv[1] : "";
     char *top = argc > 2 ? argv[2] : " ";
-    /* process 0's matrix is BIG x BIG, the others' SMALL x SMALL */
     blacs_int big = argc > 3 ? atol(argv[3]) : 10, small = argc > 4 ? atol(argv[4]) : 5;
     blacs_int me, np, ctxt, nr, nc, r, c;
+    int ok = 1;
+#define IS(x) (strcmp(mode, x) == 0)
+    if (IS("errh")) ok &= errh_is(MPI_ERRORS_ARE_FATAL);
     Cblacs_pinfo(&me, &np);
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, np);
@@ -34,7 +57,6 @@ int main(int argc, char **argv)
     double *a = calloc((size_t)(mx * mx), sizeof *a);
     blacs_int *ra = calloc((size_t)(mx * mx), sizeof *ra), *ca = calloc((size_t)(mx * mx), sizeof *ca);
     for (blacs_int i = 0; i < mx * mx; i++) a[i] = (double)(i + 1);
-#define IS(x) (strcmp(mode, x) == 0)
     if (IS("bcast")) {
         if (me == 0) Cdgebs2d(ctxt, "All", top, big, big, a, big);
         else Cdgebr2d(ctxt, "All", top, small, small, a, small, 0, 0);
@@ -49,9 +71,42 @@ int main(int argc, char **argv)
         Cblacs_barrier(ctxt, "Row");
         Cblacs_barrier(ctxt, "All");
         if (me == 0) printf("barrier ok\n");
+        goto done;
+    } else if (IS("errh")) {
+        /* broadcasts and combines with waits and polls, then the same with
+         * the program's own handler in force */
+        for (int round = 0; round < 2; round++) {
+            MPI_Errhandler want = MPI_ERRORS_ARE_FATAL, mine = MPI_ERRHANDLER_NULL;
+            if (round == 1) {
+                MPI_Comm_create_errhandler(my_handler, &mine);
+                MPI_Comm_set_errhandler(MPI_COMM_WORLD, mine);
+                want = mine;
+            }
+            for (int k = 0; k < 3; k++) {
+                char tb[2] = {" 1P"[k], 0}, tc[2] = {" 1R"[k], 0};
+                if (me == 0) Cdgebs2d(ctxt, "All", tb, small, small, a, small);
+                else Cdgebr2d(ctxt, "All", tb, small, small, a, small, 0, 0);
+                Cdgsum2d(ctxt, "All", tc, small, small, a, small, -1, -1);
+                Cdgesd2d(ctxt, 1, 1, a, 1, 0, (c + 1) % np); /* buffered, polled later */
+                Cdgerv2d(ctxt, 1, 1, a, 1, 0, (c + np - 1) % np);
+                Cblacs_barrier(ctxt, "Row");
+                ok &= errh_is(want);
+            }
+            Cblacs_freebuff(ctxt, 1);
+            ok &= errh_is(want);
+            if (round == 1) {
+                MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+                MPI_Errhandler_free(&mine);
+            }
+        }
+        int all = 0;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (me == 0) printf(all ? "errh ok\n" : "errh FAILED: a BLACS call changed the handler\n");
         free(a);
+        free(ra);
+        free(ca);
         Cblacs_exit(0);
-        return 0;
+        return all ? 0 : 1;
     } else {
         fprintf(stderr, "t_mpierr: unknown mode '%s'\n", mode);
         return 2;
@@ -59,7 +114,10 @@ int main(int argc, char **argv)
     /* a process whose call returned waits for the others' verdict */
     Cblacs_barrier(ctxt, "All");
     printf("t_mpierr: '%s' with TOP '%s' returned on process %d\n", mode, top, (int)me);
+done:
     free(a);
+    free(ra);
+    free(ca);
     Cblacs_exit(0);
     return 0;
 }
