@@ -16,10 +16,10 @@ void bi_bcast_mpi(bi_coll *c)
         if (bi_g.debug >= 2 || bi_g.stats) {
             /* non-blocking, so BLACS_DEBUG=2 notices a hang */
             MPI_Request r;
-            MPI_Ibcast(p, n, c->dt, c->root, comm, &r);
+            BI_MPI(MPI_Ibcast(p, n, c->dt, c->root, comm, &r), "MPI_Ibcast");
             bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, (size_t)n * c->isize);
         } else {
-            MPI_Bcast(p, n, c->dt, c->root, comm);
+            BI_MPI(MPI_Bcast(p, n, c->dt, c->root, comm), "MPI_Bcast");
         }
         left -= (size_t)n;
         if (!left) break;

@@ -53,8 +53,11 @@ void bi_bcast_pipe(bi_coll *c)
     rq[0] = bi_irecv(c, prev, SEG(0), c->tag);
     for (size_t s = 0; s < k; s++) {
         if (s + 1 < k) rq[(s + 1) & 1] = bi_irecv(c, prev, SEG(s + 1), c->tag);
-        bi_wait(&rq[s & 1], MPI_STATUS_IGNORE, c->sc->ctx->comm, bi_scope_commrank(c->sc, prev),
-                c->tag, (first(c->count, k, s + 1) - first(c->count, k, s)) * c->isize);
+        MPI_Status st;
+        size_t n = first(c->count, k, s + 1) - first(c->count, k, s);
+        bi_wait(&rq[s & 1], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, prev), c->tag,
+                n * c->isize);
+        bi_recv_check(c, &st, n);
         if (d < np - 1) bi_isend(c, next, SEG(s), c->tag);
     }
 #undef SEG

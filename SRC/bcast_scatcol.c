@@ -70,9 +70,12 @@ void bi_bcast_scatcol(bi_coll *c)
         int ns = runs(c, v, n, off, len);
         for (int i = 0; i < ns; i++)
             bi_isend(c, absrank(c, v + np - d), c->buf + off[i] * c->isize, len[i], c->tag + 1);
-        for (int i = 0; i < nrq; i++)
-            bi_wait(&rq[i], MPI_STATUS_IGNORE, c->sc->ctx->comm,
-                    bi_scope_commrank(c->sc, absrank(c, v + d)), c->tag + 1, rlen[i] * c->isize);
+        for (int i = 0; i < nrq; i++) {
+            MPI_Status st;
+            bi_wait(&rq[i], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, absrank(c, v + d)),
+                    c->tag + 1, rlen[i] * c->isize);
+            bi_recv_check(c, &st, rlen[i]);
+        }
     }
 }
 

@@ -63,6 +63,24 @@ void bi_linger(void); /* let stderr reach the launcher before MPI_Abort */
 /* argument check failure: names routine and argument position and name */
 BI_NORETURN void bi_argerr(Int ctxt, const char *routine, int argno, const char *argname,
                            const char *fmt, ...) BI_PRINTF(5, 6);
+/* MPI return codes: every MPI call's code goes through BI_MPI (or BI_MPI_IN
+ * outside the communication routines); anything but MPI_SUCCESS stops the
+ * job with a BLACS error naming the BLACS routine being executed (routine,
+ * or bi_cur.routine when NULL), the MPI call and MPI's error string.  The
+ * communicators we make return errors (MPI_ERRORS_RETURN); calls on one the
+ * user owns (MPI_COMM_WORLD, system contexts) are bracketed with
+ * bi_errh_return/bi_errh_restore, which switch its handler for that call
+ * only (error.c explains why). */
+BI_NORETURN void bi_mpi_fail(int rc, const char *call, Int ctxt, const char *routine, int line,
+                             const char *file);
+#define BI_MPI_IN(rc, call, ctxt, routine)                                                    \
+    do {                                                                                      \
+        int bi_rc_ = (rc);                                                                    \
+        if (bi_rc_ != MPI_SUCCESS) bi_mpi_fail(bi_rc_, (call), (ctxt), (routine), __LINE__, __FILE__); \
+    } while (0)
+#define BI_MPI(rc, call) BI_MPI_IN((rc), (call), -1, NULL)
+MPI_Errhandler bi_errh_return(MPI_Comm comm);          /* returns the user's handler */
+void bi_errh_restore(MPI_Comm comm, MPI_Errhandler old);
 
 /* ---- global state (context.c) ------------------------------------------ */
 typedef struct bi_ctx bi_ctx;
@@ -128,7 +146,8 @@ void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const
               const bi_shape *s, Int rr, Int rc);
 void bi_leave(void);
 /* wait for one request; notices hangs at BLACS_DEBUG >= 2 and counts waiting
- * time for BLACS_STATS.  peer: rank in comm (MPI_ANY_SOURCE, or -1 if none) */
+ * time for BLACS_STATS.  peer: rank in comm (MPI_ANY_SOURCE, or -1 if none).
+ * An MPI error stops the job (BI_MPI), so it returns MPI_SUCCESS. */
 int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, size_t bytes);
 /* report a hang (what we wait in, what completed last) and stop the job */
 BI_NORETURN void bi_hang(MPI_Comm comm, int peer, int tag, size_t bytes, double waited);
@@ -228,10 +247,13 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag);  /* int
 void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag);   /* blocking */
 int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag);        /* returns source */
 MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag);
+/* a message shorter than its receive is no MPI error, but here always a
+ * mistake (the sender's element count differs): error unless the status
+ * says exactly items arrived (bi_recv checks; bi_irecv's waiters call it) */
+void bi_recv_check(bi_coll *c, const MPI_Status *st, size_t items);
 void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, void *rp,
                  size_t ritems, int tag);
 void bi_waitall(bi_coll *c);                 /* wait every send in c->reqs */
-void bi_coll_check(const bi_coll *c, int rc, const char *what); /* MPI error: stop */
 void bi_reqs_free(bi_reqs *r);
 /* end of an operation: sends posted from a BLACS buffer (c->owner) go with
  * it onto the active queue (the call returns at once: locally blocking);

@@ -68,12 +68,20 @@ static void unlink_active(bi_buf *b)
     nactive--;
 }
 
+/* a buffered send that MPI says failed: name its destination */
+static void send_failed(int rc, const char *call, const bi_buf *b, int i)
+{
+    char what[96];
+    snprintf(what, sizeof what, "%s (a buffered send to pnum %d)", call, b->peer[i]);
+    BI_MPI(rc, what);
+}
+
 static int test_buf(bi_buf *b)
 {
     /* request by request: finished ones become MPI_REQUEST_NULL */
     for (int i = 0; i < b->nreq; i++) {
-        int done = 0;
-        MPI_Test(&b->req[i], &done, MPI_STATUS_IGNORE);
+        int done = 0, rc = MPI_Test(&b->req[i], &done, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Test", b, i);
         if (!done) return 0;
     }
     return 1;
@@ -83,7 +91,9 @@ static int test_buf(bi_buf *b)
  * thousands of outstanding sends do not make every BLACS call slow */
 void bi_poll(void)
 {
+    if (!head) return;
     int budget = 32;
+    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* MPI_Test's errors: error.c */
     while (head && budget-- > 0) {
         bi_buf *b = cursor ? cursor : head;
         cursor = b->next;
@@ -93,6 +103,7 @@ void bi_poll(void)
         }
         if (!cursor) break;
     }
+    bi_errh_restore(MPI_COMM_WORLD, uh);
 }
 
 int bi_buf_active_count(void) { return nactive; }
@@ -100,6 +111,8 @@ int bi_buf_active_count(void) { return nactive; }
 /* release (not keep) every active buffer whose sends are done */
 static void free_finished(void)
 {
+    if (!head) return;
+    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD);
     for (bi_buf *a = head, *nx; a; a = nx) {
         nx = a->next;
         if (test_buf(a)) {
@@ -107,6 +120,7 @@ static void free_finished(void)
             free_buf(a);
         }
     }
+    bi_errh_restore(MPI_COMM_WORLD, uh);
 }
 
 static BI_NORETURN void out_of_space(size_t n)
@@ -194,13 +208,18 @@ void bi_buf_post(bi_buf *b)
 
 void bi_buf_freeall(int wait)
 {
-    if (wait) {
+    if (wait && head) {
+        MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD);
         while (head) {
             bi_buf *b = head;
-            for (int i = 0; i < b->nreq; i++) MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
+            for (int i = 0; i < b->nreq; i++) {
+                int rc = MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
+                if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Wait", b, i);
+            }
             unlink_active(b);
             free_buf(b);
         }
+        bi_errh_restore(MPI_COMM_WORLD, uh);
     } else {
         free_finished();
     }

@@ -1,78 +1,185 @@
 /*
  * comb_mpi.c -- TOP ' ': MPI's own reduction on the scope communicator
  * (spec 8.3): MPI_Reduce to the destination, MPI_Allreduce for
- * leave-on-all.  Sums use the predefined MPI_SUM on the element type (MPI
- * knows the complex types too); AMX/AMN use one commutative user operation,
- * created on first use and freed at BLACS_EXIT, which finds its bi_op
- * through an attribute of the item datatype (combine.c).
+ * leave-on-all.  AMX/AMN (and short sums) use commutative user operations,
+ * created on first use and freed at BLACS_EXIT, which find their bi_op
+ * through an attribute of the datatype (combine.c).
+ *
+ * Element counts must agree across the scope, and MPI does not reliably
+ * notice when they do not: MPICH's shared-memory reductions take what each
+ * process offers and return success, leaving garbage.  So the count is
+ * checked as part of the operation, at a cost that does not show:
+ *  - short vectors (up to BI_HDR_MAX bytes) travel as ONE element of a
+ *    datatype made for the call: a 16-byte header (the count and its
+ *    complement, so that what is no header is noticed too), then the
+ *    items.  MPI cannot cut an element in pieces, so the operation sees
+ *    the header of everything it combines and compares before it combines
+ *    (one copy in and out, no extra message);
+ *  - longer vectors go as they are (sums with MPI_SUM, so MPI may split
+ *    them, reduce-scatter style), after one MPI_Allreduce of the header
+ *    with MPI_MAX (largest count, complement of the smallest): a few
+ *    microseconds next to the transfer.
+ * Either way a mismatch is a BLACS error naming the routine, on every
+ * topology that reaches MPI, long before anything could hang.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include "comb.h"
 
-static MPI_Op amop = MPI_OP_NULL;
+#define BI_HDR 16                 /* header of a short vector: int64 count, ~count */
+#define BI_HDR_MAX (64 * 1024)    /* longest vector sent as one element */
 
-static void amfn(void *in, void *inout, int *len, MPI_Datatype *dt)
+static MPI_Op amop = MPI_OP_NULL, hdrop = MPI_OP_NULL;
+static MPI_Datatype hdrtype = MPI_DATATYPE_NULL; /* the last one-element type, kept */
+static const bi_op *hdrtype_op;
+static size_t hdrtype_bytes;
+
+static const bi_op *op_of(MPI_Datatype dt)
 {
     bi_op *op = NULL;
     int found = 0;
-    MPI_Type_get_attr(*dt, bi_comb_keyval, &op, &found);
-    if (found && op) op->fn(inout, in, (size_t)*len, op);
+    BI_MPI(MPI_Type_get_attr(dt, bi_comb_keyval, &op, &found), "MPI_Type_get_attr");
+    if (!found || !op) /* MPI handed us a datatype that is not one of ours */
+        bi_error(bi_cur.ctxt, __LINE__, __FILE__,
+                 "%s: MPI's reduction called the BLACS operation on a foreign datatype",
+                 bi_cur.routine ? bi_cur.routine : "BLACS");
+    return op;
+}
+
+/* other outside [0, INT_MAX]: not known (what arrived was no header, or
+ * MPI cut the message and left its buffer as it was) */
+static BI_NORETURN void mismatch(long long other)
+{
+    char o[64] = "another number";
+    if (other >= 0 && other <= INT_MAX) snprintf(o, sizeof o, "%lld", other);
+    bi_error(bi_cur.ctxt, __LINE__, __FILE__,
+             "%s: the processes of the combine pass different numbers of elements (%zu here, "
+             "%s at another process of the scope): M*N must be the same everywhere",
+             bi_cur.routine ? bi_cur.routine : "BLACS", bi_cur.count, o);
+}
+
+/* long vectors: items, MPI may hand us any run of them */
+static void amfn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    const bi_op *op = op_of(*dt);
+    op->fn(inout, in, (size_t)*len, op);
+}
+
+/* short vectors: whole elements, header first */
+static void hdrfn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    const bi_op *op = op_of(*dt);
+    MPI_Aint lb, ext;
+    BI_MPI(MPI_Type_get_extent(*dt, &lb, &ext), "MPI_Type_get_extent");
+    for (int k = 0; k < *len; k++) {
+        char *a = (char *)inout + (size_t)k * (size_t)ext;
+        const char *b = (const char *)in + (size_t)k * (size_t)ext;
+        int64_t ha[2], hb[2];
+        memcpy(ha, a, sizeof ha);
+        memcpy(hb, b, sizeof hb);
+        if (hb[1] != ~hb[0]) mismatch(-1); /* not a header: MPI cut the message */
+        if (ha[1] != ~ha[0] || ha[0] != hb[0]) mismatch(hb[0]);
+        op->fn(a + BI_HDR, b + BI_HDR, (size_t)ha[0], op);
+    }
 }
 
 static void free_op(void)
 {
-    if (amop != MPI_OP_NULL) MPI_Op_free(&amop);
-    amop = MPI_OP_NULL;
+    if (amop != MPI_OP_NULL) BI_MPI_IN(MPI_Op_free(&amop), "MPI_Op_free", -1, "BLACS_EXIT");
+    if (hdrop != MPI_OP_NULL) BI_MPI_IN(MPI_Op_free(&hdrop), "MPI_Op_free", -1, "BLACS_EXIT");
+    if (hdrtype != MPI_DATATYPE_NULL)
+        BI_MPI_IN(MPI_Type_free(&hdrtype), "MPI_Type_free", -1, "BLACS_EXIT");
+    amop = hdrop = MPI_OP_NULL;
+    hdrtype = MPI_DATATYPE_NULL;
+    hdrtype_op = NULL;
+}
+
+static MPI_Op user_op(MPI_Op *o, MPI_User_function *fn)
+{
+    if (*o == MPI_OP_NULL) {
+        BI_MPI(MPI_Op_create(fn, 1, o), "MPI_Op_create");
+        bi_atexit(free_op);
+    }
+    return *o;
+}
+
+/* one element of bytes (header included) for op; the last one is kept,
+ * so a loop of same-size combines makes it once */
+static MPI_Datatype hdr_type(const bi_op *op, size_t bytes)
+{
+    if (hdrtype != MPI_DATATYPE_NULL && (hdrtype_op != op || hdrtype_bytes != bytes))
+        BI_MPI(MPI_Type_free(&hdrtype), "MPI_Type_free");
+    if (hdrtype == MPI_DATATYPE_NULL) {
+        BI_MPI(MPI_Type_contiguous((int)bytes, MPI_BYTE, &hdrtype), "MPI_Type_contiguous");
+        BI_MPI(MPI_Type_commit(&hdrtype), "MPI_Type_commit");
+        BI_MPI(MPI_Type_set_attr(hdrtype, bi_comb_keyval, (void *)op), "MPI_Type_set_attr");
+        hdrtype_op = op;
+        hdrtype_bytes = bytes;
+        bi_atexit(free_op);
+    }
+    return hdrtype;
+}
+
+/* one reduction, sbuf -> rbuf (rbuf == sbuf: in place, leave-on-all only);
+ * non-blocking at BLACS_DEBUG=2 or with statistics, so that a hang is
+ * noticed and the waiting time counted */
+static void reduce(const bi_coll *c, MPI_Comm comm, int all, void *sbuf, void *rbuf, int n,
+                   MPI_Datatype dt, MPI_Op op)
+{
+    void *s = rbuf == sbuf ? MPI_IN_PLACE : sbuf;
+    if (bi_g.debug >= 2 || bi_g.stats) {
+        MPI_Request r;
+        if (all) BI_MPI(MPI_Iallreduce(s, rbuf, n, dt, op, comm, &r), "MPI_Iallreduce");
+        else BI_MPI(MPI_Ireduce(sbuf, rbuf, n, dt, op, c->root, comm, &r), "MPI_Ireduce");
+        bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, c->count * c->isize);
+    } else if (all) BI_MPI(MPI_Allreduce(s, rbuf, n, dt, op, comm), "MPI_Allreduce");
+    else BI_MPI(MPI_Reduce(sbuf, rbuf, n, dt, op, c->root, comm), "MPI_Reduce");
 }
 
 void bi_comb_mpi(bi_coll *c)
 {
     MPI_Comm comm = bi_scope_comm(c->sc);
+    const int all = c->root < 0, lands = all || c->me == c->root;
+    const size_t nb = c->count * c->isize;
+    if (c->count > (size_t)INT_MAX)
+        bi_error(c->sc->ctx->handle, __LINE__, __FILE__, "combine of %zu items too large for MPI",
+                 c->count);
+    int n = (int)c->count;
+    /* not MPI_IN_PLACE at a root: MPICH 4.0.2 crashes in MPI_Reduce with
+     * an in-place root on sub-communicators from about 1000 doubles on;
+     * so the root receives into a second buffer */
+    if (nb <= BI_HDR_MAX) {
+        size_t eb = (BI_HDR + nb + 15) & ~(size_t)15;
+        bi_buf *w = bi_buf_get(all || !lands ? eb : 2 * eb);
+        char *sb = w->data, *rb = all ? sb : lands ? sb + eb : NULL;
+        int64_t h[2] = {(int64_t)c->count, ~(int64_t)c->count};
+        memcpy(sb, h, sizeof h);
+        memcpy(sb + BI_HDR, c->buf, nb);
+        reduce(c, comm, all, sb, rb, 1, hdr_type(c->op, BI_HDR + nb), user_op(&hdrop, hdrfn));
+        if (lands) memcpy(c->buf, rb + BI_HDR, nb);
+        bi_buf_release(w);
+        return;
+    }
+    /* the header again, reduced with MPI_MAX: the largest count and the
+     * complement of the smallest */
+    int64_t h[2] = {n, ~(int64_t)n};
+    reduce(c, comm, 1, h, h, 2, MPI_INT64_T, MPI_MAX);
+    if (h[0] != n) mismatch(h[0]);
+    if (~h[1] != n) mismatch(~h[1]);
     MPI_Datatype dt = c->dt;
     MPI_Op mop;
     if (c->op->kind == BI_SUM) {
         dt = bi_mpitype(c->op->type);
         mop = MPI_SUM;
-    } else {
-        if (amop == MPI_OP_NULL) {
-            MPI_Op_create(amfn, 1, &amop);
-            bi_atexit(free_op);
-        }
-        mop = amop;
-    }
-    if (c->count > (size_t)INT_MAX)
-        bi_error(c->sc->ctx->handle, __LINE__, __FILE__, "combine of %zu items too large for MPI",
-                 c->count);
-    int n = (int)c->count;
-    if (bi_g.debug >= 2 || bi_g.stats) {
-        /* non-blocking, so that BLACS_DEBUG=2 notices a hang and the
-         * statistics see the waiting time */
-        MPI_Request r;
-        bi_buf *tmp = NULL;
-        if (c->root < 0) MPI_Iallreduce(MPI_IN_PLACE, c->buf, n, dt, mop, comm, &r);
-        else if (c->me == c->root) {
-            tmp = bi_buf_get(c->count * c->isize);
-            MPI_Ireduce(c->buf, tmp->data, n, dt, mop, c->root, comm, &r);
-        } else MPI_Ireduce(c->buf, NULL, n, dt, mop, c->root, comm, &r);
-        bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, c->count * c->isize);
-        if (tmp) {
-            memcpy(c->buf, tmp->data, c->count * c->isize);
-            bi_buf_release(tmp);
-        }
-        return;
-    }
-    if (c->root < 0) MPI_Allreduce(MPI_IN_PLACE, c->buf, n, dt, mop, comm);
-    else if (c->me == c->root) {
-        /* not MPI_IN_PLACE: MPICH 4.0.2 crashes in MPI_Reduce with an
-         * in-place root on sub-communicators from about 1000 doubles on */
-        size_t nb = c->count * c->isize;
+    } else mop = user_op(&amop, amfn);
+    if (all) reduce(c, comm, 1, c->buf, c->buf, n, dt, mop);
+    else if (lands) {
         bi_buf *tmp = bi_buf_get(nb);
-        MPI_Reduce(c->buf, tmp->data, n, dt, mop, c->root, comm);
+        reduce(c, comm, 0, c->buf, tmp->data, n, dt, mop);
         memcpy(c->buf, tmp->data, nb);
         bi_buf_release(tmp);
-    }
-    else MPI_Reduce(c->buf, NULL, n, dt, mop, c->root, comm);
+    } else reduce(c, comm, 0, c->buf, NULL, n, dt, mop);
 }
 
 /* MPI's choice is its own; model it as the better of the tree and the

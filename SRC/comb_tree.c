@@ -32,6 +32,7 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
     bi_buf *wb = bi_comb_work(c, c->count * (size_t)w);
     MPI_Request req[BI_FANIN_WINDOW];
     int next = 0;
+    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* request errors: error.c */
     for (; next < w; next++)
         req[next] = bi_irecv(c, from[next], wb->data + (size_t)next * bytes, c->count, tag);
     for (int done = 0; done < n; done++) {
@@ -41,7 +42,7 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
                          bi_scope_commrank(c->sc, from[done]), tag, bytes);
         else
             rc = MPI_Waitany(w, req, &s, MPI_STATUS_IGNORE);
-        bi_coll_check(c, rc, ordered ? "MPI_Wait" : "MPI_Waitany");
+        BI_MPI(rc, ordered ? "MPI_Wait" : "MPI_Waitany");
         c->op->fn(c->buf, wb->data + (size_t)s * bytes, c->count, c->op);
         if (next < n) {
             /* in order: contribution k always lands in slot k mod w */
@@ -49,6 +50,7 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
             next++;
         }
     }
+    bi_errh_restore(MPI_COMM_WORLD, uh);
     bi_buf_release(wb);
 }
 

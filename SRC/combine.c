@@ -31,10 +31,11 @@ static void free_types(void)
         for (int t = 0; t < BI_NTYPE; t++)
             for (int o = 0; o < 2; o++)
                 if (dts[k][t][o]) {
-                    MPI_Type_free(&dts[k][t][o]);
+                    BI_MPI_IN(MPI_Type_free(&dts[k][t][o]), "MPI_Type_free", -1, "BLACS_EXIT");
                     dts[k][t][o] = 0;
                 }
-    if (bi_comb_keyval != MPI_KEYVAL_INVALID) MPI_Type_free_keyval(&bi_comb_keyval);
+    if (bi_comb_keyval != MPI_KEYVAL_INVALID)
+        BI_MPI_IN(MPI_Type_free_keyval(&bi_comb_keyval), "MPI_Type_free_keyval", -1, "BLACS_EXIT");
     bi_comb_keyval = MPI_KEYVAL_INVALID;
 }
 
@@ -44,13 +45,14 @@ static const bi_op *op_for(int kind, int type, int owners, MPI_Datatype *dt)
     bi_op *op = &ops[kind][type][owners];
     if (!dts[kind][type][owners]) {
         if (bi_comb_keyval == MPI_KEYVAL_INVALID)
-            MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &bi_comb_keyval,
-                                   NULL);
+            BI_MPI(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN,
+                                          &bi_comb_keyval, NULL),
+                   "MPI_Type_create_keyval");
         bi_op_setup(op, kind, type, owners);
         MPI_Datatype t;
-        MPI_Type_contiguous((int)op->isize, MPI_BYTE, &t);
-        MPI_Type_commit(&t);
-        MPI_Type_set_attr(t, bi_comb_keyval, op);
+        BI_MPI(MPI_Type_contiguous((int)op->isize, MPI_BYTE, &t), "MPI_Type_contiguous");
+        BI_MPI(MPI_Type_commit(&t), "MPI_Type_commit");
+        BI_MPI(MPI_Type_set_attr(t, bi_comb_keyval, op), "MPI_Type_set_attr");
         dts[kind][type][owners] = t;
         bi_atexit(free_types);
     }

@@ -63,15 +63,18 @@ void bi_init(void)
 {
     if (bi_g.initialized) return;
     int up = 0;
-    MPI_Initialized(&up);
+    BI_MPI_IN(MPI_Initialized(&up), "MPI_Initialized", -1, "BLACS_PINFO");
     if (!up) {
-        MPI_Init(NULL, NULL);
+        BI_MPI_IN(MPI_Init(NULL, NULL), "MPI_Init", -1, "BLACS_PINFO");
         bi_g.we_init_mpi = 1;
     }
-    MPI_Comm_rank(MPI_COMM_WORLD, &bi_g.world_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &bi_g.world_size);
+    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* the user's: error.c */
+    BI_MPI_IN(MPI_Comm_rank(MPI_COMM_WORLD, &bi_g.world_rank), "MPI_Comm_rank", -1, "BLACS_PINFO");
+    BI_MPI_IN(MPI_Comm_size(MPI_COMM_WORLD, &bi_g.world_size), "MPI_Comm_size", -1, "BLACS_PINFO");
     int *ub = NULL, flag = 0;
-    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+    BI_MPI_IN(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag), "MPI_Comm_get_attr", -1,
+              "BLACS_PINFO");
+    bi_errh_restore(MPI_COMM_WORLD, uh);
     bi_g.tag_ub = flag ? *ub : 32767;
     if (bi_g.idhi <= bi_g.idlo) { /* not set by BLACS_SET WHAT=1 */
         bi_g.idlo = 0;
@@ -129,11 +132,12 @@ MPI_Comm bi_scope_comm(bi_scope *s)
         MPI_Group g, sg;
         int *r = malloc((size_t)s->np * sizeof(int));
         for (int k = 0; k < s->np; k++) r[k] = bi_scope_commrank(s, k);
-        MPI_Comm_group(s->ctx->comm, &g);
-        MPI_Group_incl(g, s->np, r, &sg);
-        MPI_Comm_create_group(s->ctx->comm, sg, s->id, &s->comm);
-        MPI_Group_free(&sg);
-        MPI_Group_free(&g);
+        BI_MPI(MPI_Comm_group(s->ctx->comm, &g), "MPI_Comm_group");
+        BI_MPI(MPI_Group_incl(g, s->np, r, &sg), "MPI_Group_incl");
+        BI_MPI(MPI_Comm_create_group(s->ctx->comm, sg, s->id, &s->comm), "MPI_Comm_create_group");
+        BI_MPI(MPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+        BI_MPI(MPI_Group_free(&sg), "MPI_Group_free");
+        BI_MPI(MPI_Group_free(&g), "MPI_Group_free");
         free(r);
     }
     return s->comm;
@@ -168,7 +172,8 @@ static Int new_slot(void)
 static void check_ranges(MPI_Comm comm, const char *routine)
 {
     int v[4] = {bi_g.idlo, -bi_g.idlo, bi_g.idhi, -bi_g.idhi};
-    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT, MPI_MAX, comm);
+    BI_MPI_IN(MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT, MPI_MAX, comm), "MPI_Allreduce", -1,
+              routine);
     if (v[0] != bi_g.idlo || -v[1] != bi_g.idlo || v[2] != bi_g.idhi || -v[3] != bi_g.idhi)
         bi_error(-1, -1, routine,
                  "the processes of this grid were given different message-ID ranges (BLACS_SET "
@@ -181,7 +186,8 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
 {
     bi_init();
     int size;
-    MPI_Comm_size(sys, &size);
+    MPI_Errhandler uh = bi_errh_return(sys); /* the user's communicator: error.c */
+    BI_MPI_IN(MPI_Comm_size(sys, &size), "MPI_Comm_size", -1, routine);
     if (nprow < 1 || npcol < 1 || nprow * npcol > size)
         bi_error(-1, -1, "BLACS_GRIDINIT/BLACS_GRIDMAP", "Illegal grid (%ld x %ld), #procs=%d",
                  (long)nprow, (long)npcol, size);
@@ -205,11 +211,12 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     free(seen);
     MPI_Group sg, gg;
     MPI_Comm comm;
-    MPI_Comm_group(sys, &sg);
-    MPI_Group_incl(sg, np, ranks, &gg);
-    MPI_Comm_create(sys, gg, &comm);
-    MPI_Group_free(&gg);
-    MPI_Group_free(&sg);
+    BI_MPI_IN(MPI_Comm_group(sys, &sg), "MPI_Comm_group", -1, routine);
+    BI_MPI_IN(MPI_Group_incl(sg, np, ranks, &gg), "MPI_Group_incl", -1, routine);
+    BI_MPI_IN(MPI_Comm_create(sys, gg, &comm), "MPI_Comm_create", -1, routine);
+    bi_errh_restore(sys, uh);
+    BI_MPI_IN(MPI_Group_free(&gg), "MPI_Group_free", -1, routine);
+    BI_MPI_IN(MPI_Group_free(&sg), "MPI_Group_free", -1, routine);
     free(ranks);
     bi_g.ngrids_made++;
     if (comm == MPI_COMM_NULL) {
@@ -225,12 +232,13 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     /* the library's own traffic goes over a private duplicate: whatever the
      * user sends on the communicator of BLACS_GET WHAT=10, with any tag,
      * can never match a BLACS receive, nor a BLACS message a user's */
-    MPI_Comm_dup(comm, &c->comm);
-    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    BI_MPI_IN(MPI_Comm_dup(comm, &c->comm), "MPI_Comm_dup", -1, routine);
+    BI_MPI_IN(MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler", -1,
+              routine);
     c->nprow = (int)nprow;
     c->npcol = (int)npcol;
     c->np = np;
-    MPI_Comm_rank(comm, &c->iam);
+    BI_MPI_IN(MPI_Comm_rank(comm, &c->iam), "MPI_Comm_rank", h, routine);
     c->myrow = c->iam / c->npcol;
     c->mycol = c->iam % c->npcol;
     scope_init(&c->row, c, 'r', c->npcol, c->mycol, c->myrow * c->npcol, 1);
@@ -245,11 +253,12 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
         MPI_Group cg, wg;
         int *seq = malloc((size_t)np * sizeof(int));
         for (int i = 0; i < np; i++) seq[i] = i;
-        MPI_Comm_group(comm, &cg);
-        MPI_Comm_group(MPI_COMM_WORLD, &wg);
-        MPI_Group_translate_ranks(cg, np, seq, wg, c->world);
-        MPI_Group_free(&cg);
-        MPI_Group_free(&wg);
+        BI_MPI_IN(MPI_Comm_group(comm, &cg), "MPI_Comm_group", h, routine);
+        BI_MPI_IN(MPI_Comm_group(MPI_COMM_WORLD, &wg), "MPI_Comm_group", h, routine);
+        BI_MPI_IN(MPI_Group_translate_ranks(cg, np, seq, wg, c->world), "MPI_Group_translate_ranks",
+                  h, routine);
+        BI_MPI_IN(MPI_Group_free(&cg), "MPI_Group_free", h, routine);
+        BI_MPI_IN(MPI_Group_free(&wg), "MPI_Group_free", h, routine);
         free(seq);
     }
     bi_msgid_setup(c);
@@ -268,13 +277,13 @@ void bi_gridexit(Int h, const char *routine)
     bi_ctx *c = ctxs[h];
     if (!c) bi_error(h, -1, routine, "Trying to exit an already freed context");
     bi_poll();
-    if (c->row.comm != MPI_COMM_NULL) MPI_Comm_free(&c->row.comm);
-    if (c->col.comm != MPI_COMM_NULL) MPI_Comm_free(&c->col.comm);
+    if (c->row.comm != MPI_COMM_NULL) BI_MPI_IN(MPI_Comm_free(&c->row.comm), "MPI_Comm_free", h, routine);
+    if (c->col.comm != MPI_COMM_NULL) BI_MPI_IN(MPI_Comm_free(&c->col.comm), "MPI_Comm_free", h, routine);
     if (c->syshandle > 0) bi_sys_free(c->syshandle, 1);
     /* buffered sends still in flight keep their own reference to the
      * communicator (MPI frees it once they complete) */
-    MPI_Comm_free(&c->comm);
-    MPI_Comm_free(&c->ucomm);
+    BI_MPI_IN(MPI_Comm_free(&c->comm), "MPI_Comm_free", h, routine);
+    BI_MPI_IN(MPI_Comm_free(&c->ucomm), "MPI_Comm_free", h, routine);
     bi_msgid_free(c);
     free(c->world);
     free(c);

@@ -103,7 +103,9 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
               : (bi_cur.kind == 'c' && (bi_cur.rr == -1 || bi_cur.rc == -1)) ? -1
                                                                               : bi_scope_rank(s, bi_cur.rr, bi_cur.rc);
     all = malloc((size_t)s->np * sizeof *all);
-    MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, bi_scope_comm(s));
+    BI_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE,
+                         bi_scope_comm(s)),
+           "MPI_Allgather");
     /* compare with the first process of the scope that is the root (or 0) */
     int ref = 0;
     for (int k = 0; k < s->np; k++)
@@ -198,14 +200,13 @@ void bi_hang(MPI_Comm comm, int peer, int tag, size_t bytes, double waited)
 
 int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, size_t bytes)
 {
-    int rc = MPI_SUCCESS;
     double t0 = (bi_g.stats || bi_g.debug >= 2) ? MPI_Wtime() : 0;
+    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* MPI_Wait's errors: error.c */
     if (bi_g.debug >= 2) {
         int done = 0;
         long spins = 0;
         while (!done) {
-            rc = MPI_Test(r, &done, st);
-            if (rc != MPI_SUCCESS) break;
+            BI_MPI(MPI_Test(r, &done, st), "MPI_Test");
             if (!done && (++spins & 1023) == 0) {
                 double w = MPI_Wtime() - t0;
                 if (w > bi_g.hang_timeout) bi_hang(comm, peer, tag, bytes, w);
@@ -213,10 +214,11 @@ int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, si
             }
         }
     } else {
-        rc = MPI_Wait(r, st);
+        BI_MPI(MPI_Wait(r, st), "MPI_Wait");
     }
+    bi_errh_restore(MPI_COMM_WORLD, uh);
     if (bi_g.stats) bi_cur.twait += MPI_Wtime() - t0;
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* ---- printing the statistics at BLACS_EXIT -------------------------------- */
@@ -237,7 +239,10 @@ void bi_stats_report(void)
     }
     int len = (int)off;
     if (bi_g.world_rank == 0) counts = malloc((size_t)bi_g.world_size * 2 * sizeof(int));
-    MPI_Gather(&len, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    /* on the user's MPI_COMM_WORLD: its handler returns errors for these two calls */
+    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD);
+    BI_MPI_IN(MPI_Gather(&len, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather",
+              -1, "BLACS_EXIT");
     int total = 0;
     if (counts) {
         displs = counts + bi_g.world_size;
@@ -247,7 +252,9 @@ void bi_stats_report(void)
         }
         all = malloc((size_t)total + 1);
     }
-    MPI_Gatherv(mine, len, MPI_CHAR, all, counts, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+    BI_MPI_IN(MPI_Gatherv(mine, len, MPI_CHAR, all, counts, displs, MPI_CHAR, 0, MPI_COMM_WORLD),
+              "MPI_Gatherv", -1, "BLACS_EXIT");
+    bi_errh_restore(MPI_COMM_WORLD, uh);
     if (bi_g.world_rank == 0) {
         all[total] = 0;
         const char *csv = getenv("BLACS_STATS_CSV");

@@ -5,6 +5,35 @@
  *   from {<myrow>,<mycol>}, pnum=<world rank>, Contxt=<ctxt>, on line <l> of file '<f>'.
  * Errors flush stdio and call MPI_Abort(MPI_COMM_WORLD, 1).  Unlike the
  * reference, the text is never truncated.
+ *
+ * MPI errors (issue 12): every MPI return code is checked (BI_MPI in bi.h),
+ * and a failure is a BLACS error like any other: "<routine>: MPI error in
+ * <MPI call>: <MPI_Error_string>", from the line of the call.  For that MPI
+ * must return its errors rather than stop the job itself:
+ *  - the communicators we make (a grid's, its row/column scope ones) get
+ *    MPI_ERRORS_RETURN when made (context.c);
+ *  - communicators the user owns -- MPI_COMM_WORLD, the system contexts
+ *    handed to GRIDINIT/GRIDMAP -- keep the user's handler: we never change
+ *    it for good, since a program that relies on MPI's default
+ *    (MPI_ERRORS_ARE_FATAL) for its own calls must not start getting codes
+ *    it does not check, and one with its own handler must keep it.  The few
+ *    calls we make on them (MPI_Comm_create at grid creation, the rank and
+ *    size queries of PINFO, the gather of the statistics) switch the handler
+ *    to MPI_ERRORS_RETURN for that call only (bi_errh_return/restore): an
+ *    error there, e.g. MPI running out of communicators at GRIDINIT, is then
+ *    reported by us, naming the routine;
+ *  - MPICH (4.0) reports the errors of MPI_Wait and MPI_Test to the
+ *    handler of MPI_COMM_WORLD, whatever the request's communicator: a
+ *    receive cut short in a non-blocking algorithm would stop the job
+ *    inside MPI, naming no BLACS routine.  So our request completions
+ *    (bi_wait, the polls of buffer.c) switch MPI_COMM_WORLD's handler the
+ *    same way for their duration (about 50 ns);
+ *  - calls tied to no communicator (datatypes, groups, ops) report to the
+ *    handler of MPI_COMM_WORLD (MPI_COMM_SELF in MPI 4), which we leave
+ *    alone for the same reason: with the default handler MPI stops the job
+ *    with its own message, otherwise our check does.
+ * The calls on the way out (MPI_Initialized, MPI_Abort, ...) are not
+ * checked: the job is stopping anyway.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,7 +44,7 @@
 static void report(const char *kind, Int ctxt, int line, const char *file, const char *fmt,
                    va_list ap)
 {
-    char text[1024];
+    char text[2048]; /* an MPI error string is up to MPI_MAX_ERROR_STRING long */
     vsnprintf(text, sizeof text, fmt, ap);
     int myrow = -1, mycol = -1, pnum = -1, up = 0;
     bi_ctx *c = ctxt >= 0 ? bi_ctx_find(ctxt) : NULL;
@@ -74,4 +103,37 @@ void bi_argerr(Int ctxt, const char *routine, int argno, const char *argname, co
     va_end(ap);
     snprintf(full, sizeof full, "%s: illegal argument %d (%s): %s", routine, argno, argname, text);
     bi_error(ctxt, -1, routine, "%s", full);
+}
+
+void bi_mpi_fail(int rc, const char *call, Int ctxt, const char *routine, int line,
+                 const char *file)
+{
+    if (!routine) { /* the communication routine being executed */
+        routine = bi_cur.routine ? bi_cur.routine : "BLACS";
+        ctxt = bi_cur.routine ? bi_cur.ctxt : -1;
+    }
+    char s[MPI_MAX_ERROR_STRING + 1] = "";
+    int len = 0, cls = MPI_ERR_UNKNOWN;
+    if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS) snprintf(s, sizeof s, "MPI error code %d", rc);
+    MPI_Error_class(rc, &cls);
+    /* the usual cause in a BLACS program: shapes of different sizes */
+    const char *hint = cls == MPI_ERR_TRUNCATE
+                           ? " (a message was longer than its receive: do all processes of the "
+                             "operation pass the same number of elements?)"
+                           : "";
+    bi_error(ctxt, line, file, "%s: MPI error in %s: %s%s", routine, call, s, hint);
+}
+
+MPI_Errhandler bi_errh_return(MPI_Comm comm)
+{
+    MPI_Errhandler old = MPI_ERRHANDLER_NULL;
+    BI_MPI(MPI_Comm_get_errhandler(comm, &old), "MPI_Comm_get_errhandler");
+    BI_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+    return old;
+}
+
+void bi_errh_restore(MPI_Comm comm, MPI_Errhandler old)
+{
+    BI_MPI(MPI_Comm_set_errhandler(comm, old), "MPI_Comm_set_errhandler");
+    BI_MPI(MPI_Errhandler_free(&old), "MPI_Errhandler_free");
 }

@@ -4,12 +4,25 @@
  * (DESIGN.md layer 4).  acc[i] = acc[i] op in[i].
  *
  * AMX/AMN (spec section 9): the key is |x|, or |Re|+|Im| for complex; A
- * keeps the signed value.  Ties of the key: without owners the larger
- * value wins (real part first, then imaginary part) for both AMX and AMN;
- * with owners the smaller owner key wins (the key is the owner's distance
- * from the destination, or its scope rank for leave-on-all).  Both rules
- * are total orders, so the operation is commutative and the result does not
- * depend on the combination order (repeatable and coherent for free).
+ * keeps the signed value.  NaN (issue 12): a key is NaN when x is (for
+ * complex: when either part is), and a NaN key WINS both AMX and AMN -- it
+ * ranks above +Inf for AMX and below 0 for AMN -- so a NaN anywhere in the
+ * scope reaches the result, as IEEE 754-2019's maximum/minimum propagate
+ * NaN and as the proposed NaN-aware IxAMAX returns a NaN's index: a pivot
+ * search or a norm over a matrix with a NaN must not quietly return a
+ * number.  Ties -- equal keys, or several NaN keys -- are broken as
+ * before: with owners (RA/CA wanted) the smaller owner key wins (the
+ * owner's distance from the destination, or its scope rank for
+ * leave-on-all); without owners the larger value in IEEE 754 totalOrder
+ * wins, real part first, then imaginary part (3 beats -3, +0 beats -0, a
+ * NaN with the sign clear beats one with it set, then by payload).
+ * Integers: |x| as an unsigned magnitude, ties to the larger value.
+ * Each rule is a strict total order on (key, tie-break) -- equal under it
+ * means bitwise equal -- so the operation is commutative and associative:
+ * the result and its owner do not depend on the combination order, and
+ * every process of a leave-on-all gets the same bits whatever the
+ * topology, MPI's reductions (TOP ' ') included.  Plain > and < on keys
+ * would not do: with NaN they are no order at all.
  */
 #include <math.h>
 #include <string.h>
@@ -26,15 +39,44 @@
 typedef unsigned long long bi_umag;
 static inline bi_umag imag_(Int x) { return x < 0 ? 0ULL - (bi_umag)x : (bi_umag)x; }
 
+/* IEEE 754 totalOrder as an unsigned integer order: negative values (sign
+ * set) reversed below positive ones; integers: sign bit flipped */
+static inline uint32_t tord_s(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u & 0x80000000u) ? ~u : u | 0x80000000u;
+}
+static inline uint64_t tord_d(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u & 0x8000000000000000u) ? ~u : u | 0x8000000000000000u;
+}
+static inline uint64_t tord_i(Int x) { return (uint64_t)(int64_t)x ^ 0x8000000000000000u; }
+#define BI_TORD(x) _Generic((x), float: tord_s, double: tord_d, default: tord_i)(x)
+static inline int knan_s(float k) { return isnan(k); }
+static inline int knan_d(double k) { return isnan(k); }
+static inline int knan_i(bi_umag k) { (void)k; return 0; }
+#define BI_KNAN(k) _Generic((k), float: knan_s, double: knan_d, default: knan_i)(k)
+
 /* one expansion per type: C component type, NC components (1 or 2), K key
  * type, KEY(v) the key of value v (array of NC components) */
 #define BI_OPS(tl, C, NC, K, KEY)                                                             \
     static inline K key_##tl(const C *v) { return KEY; }                                      \
-    /* value order for ties without owners: lexicographic over components */                  \
+    /* ties without owners: lexicographic totalOrder over components */                       \
     static inline int vgt_##tl(const C *a, const C *b)                                        \
     {                                                                                          \
-        if (a[0] != b[0]) return a[0] > b[0];                                                  \
-        return NC > 1 && a[NC - 1] > b[NC - 1];                                                \
+        for (int k = 0; k < NC; k++)                                                           \
+            if (BI_TORD(a[k]) != BI_TORD(b[k])) return BI_TORD(a[k]) > BI_TORD(b[k]);          \
+        return 0;                                                                              \
+    }                                                                                          \
+    /* > 0 when key kb beats ka, < 0 when ka beats kb, 0 on a tie; NaN beats any number */    \
+    static inline int kcmp_##tl(K ka, K kb, int mx)                                           \
+    {                                                                                          \
+        int na = BI_KNAN(ka), nb = BI_KNAN(kb);                                                \
+        if (na || nb) return nb - na;                                                          \
+        return mx ? (kb > ka) - (kb < ka) : (kb < ka) - (kb > ka);                             \
     }                                                                                          \
     static void sum_##tl(void *acc, const void *in, size_t n, const bi_op *op)                \
     {                                                                                          \
@@ -43,7 +85,7 @@ static inline bi_umag imag_(Int x) { return x < 0 ? 0ULL - (bi_umag)x : (bi_umag
         const C *b = in;                                                                       \
         for (size_t i = 0; i < n * NC; i++) a[i] += b[i];                                      \
     }                                                                                          \
-    /* absolute max (sign +1) or min (sign -1); items may be unaligned (owner key) */         \
+    /* absolute max or min; items may be unaligned (owner key) */                             \
     static void am_##tl(void *acc, const void *in, size_t n, const bi_op *op)                 \
     {                                                                                          \
         const size_t vs = NC * sizeof(C);                                                      \
@@ -54,9 +96,8 @@ static inline bi_umag imag_(Int x) { return x < 0 ? 0ULL - (bi_umag)x : (bi_umag
             C va[NC], vb[NC];                                                                  \
             memcpy(va, pa, vs);                                                                \
             memcpy(vb, pb, vs);                                                                \
-            K ka = key_##tl(va), kb = key_##tl(vb);                                            \
-            int take;                                                                          \
-            if (ka != kb) take = mx ? kb > ka : kb < ka;                                       \
+            int take = kcmp_##tl(key_##tl(va), key_##tl(vb), mx);                              \
+            if (take) take = take > 0;                                                         \
             else if (op->owners) {                                                             \
                 int32_t oa, ob;                                                                \
                 memcpy(&oa, pa + vs, 4);                                                       \

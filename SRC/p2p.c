@@ -22,16 +22,6 @@ int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
     return (int)(r * c->npcol + col);
 }
 
-static void mpi_ok(Int ctxt, int rc, const char *routine, const char *what)
-{
-    if (rc != MPI_SUCCESS) {
-        char s[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        MPI_Error_string(rc, s, &len);
-        bi_error(ctxt, -1, routine, "MPI error on %s: %s", what, s);
-    }
-}
-
 void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdest,
                  const char *routine)
 {
@@ -45,12 +35,13 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     MPI_Request *r = bi_buf_req(b, c->world[dest]);
 #if defined(BI_FAULT) && BI_FAULT == 5
     /* planted fault 5: a send that blocks until it is received */
-    mpi_ok(ctxt, MPI_Issend(b->data, (int)n, bi_mpitype(s->type), dest, tag, c->comm, r), routine, "MPI_Issend");
-    MPI_Wait(r, MPI_STATUS_IGNORE);
+    BI_MPI_IN(MPI_Issend(b->data, (int)n, bi_mpitype(s->type), dest, tag, c->comm, r),
+              "MPI_Issend", ctxt, routine);
+    bi_wait(r, MPI_STATUS_IGNORE, c->comm, dest, tag, n * es);
     b->nreq = 0;
 #else
-    mpi_ok(ctxt, MPI_Isend(b->data, (int)n, bi_mpitype(s->type), dest, tag, c->comm, r), routine,
-           "MPI_Isend");
+    BI_MPI_IN(MPI_Isend(b->data, (int)n, bi_mpitype(s->type), dest, tag, c->comm, r),
+              "MPI_Isend", ctxt, routine);
 #endif
     bi_buf_post(b);
 }
@@ -64,7 +55,7 @@ static int any_source(bi_ctx *c, Int rsrc, Int csrc, int *tag)
         for (int v = 0; v < c->np; v++) {
             if ((rsrc >= 0 && v / c->npcol != rsrc) || (csrc >= 0 && v % c->npcol != csrc)) continue;
             int t = bi_msgid_p2p_recv(c, v, 0), flag = 0;
-            MPI_Iprobe(v, t, c->comm, &flag, MPI_STATUS_IGNORE);
+            BI_MPI(MPI_Iprobe(v, t, c->comm, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
             if (flag) {
                 *tag = t;
                 return v;
@@ -101,7 +92,7 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     } else {
         rc = MPI_Recv(A, cnt, t, src, tag, c->comm, &st);
     }
-    if (!bi_shape_contig(s)) MPI_Type_free(&t);
+    if (!bi_shape_contig(s)) BI_MPI_IN(MPI_Type_free(&t), "MPI_Type_free", ctxt, routine);
     if (rc != MPI_SUCCESS) {
         int cls;
         MPI_Error_class(rc, &cls);
@@ -109,7 +100,7 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
             bi_error(ctxt, -1, routine,
                      "message from {%d,%d} is longer than the %zu elements of the receiving shape (M=%ld, N=%ld)",
                      src / c->npcol, src % c->npcol, bi_shape_count(s), (long)s->m, (long)s->n);
-        mpi_ok(ctxt, rc, routine, "MPI_Recv");
+        BI_MPI_IN(rc, "MPI_Recv", ctxt, routine);
     }
     c->lastsrc = src;
     bi_poll();

@@ -112,9 +112,9 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s)
 {
     MPI_Datatype el = bi_mpitype(s->type), t;
     if (s->m <= 0 || s->n <= 0) {
-        MPI_Type_contiguous(0, el, &t);
+        BI_MPI(MPI_Type_contiguous(0, el, &t), "MPI_Type_contiguous");
     } else if (!s->tr) {
-        MPI_Type_vector((int)s->n, (int)s->m, (int)s->lda, el, &t);
+        BI_MPI(MPI_Type_vector((int)s->n, (int)s->m, (int)s->lda, el, &t), "MPI_Type_vector");
     } else {
         int *len = malloc(2 * (size_t)s->n * sizeof(int));
         int *disp = len + s->n;
@@ -124,9 +124,9 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s)
             len[j] = (int)(hi - lo);
             disp[j] = (int)(j * s->lda + lo);
         }
-        MPI_Type_indexed((int)s->n, len, disp, el, &t);
+        BI_MPI(MPI_Type_indexed((int)s->n, len, disp, el, &t), "MPI_Type_indexed");
         free(len);
     }
-    MPI_Type_commit(&t);
+    BI_MPI(MPI_Type_commit(&t), "MPI_Type_commit");
     return t;
 }

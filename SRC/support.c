@@ -23,8 +23,8 @@ void bi_gridinit(Int *ctxt, MPI_Comm sys, const char *order, Int nprow, Int npco
 {
     if (nprow < 1 || npcol < 1) {
         bi_init();
-        int size;
-        MPI_Comm_size(sys, &size);
+        int size = -1;
+        MPI_Comm_size(sys, &size); /* for the message only: unchecked on purpose */
         bi_error(-1, -1, "BLACS_GRIDINIT/BLACS_GRIDMAP", "Illegal grid (%ld x %ld), #procs=%d",
                  (long)nprow, (long)npcol, size);
     }
@@ -171,7 +171,7 @@ void bi_barrier(Int ctxt, const char *scope)
     case 'A': s = &c->all; break;
     default: return; /* reference: unknown scope does nothing */
     }
-    MPI_Barrier(bi_scope_comm(s));
+    BI_MPI_IN(MPI_Barrier(bi_scope_comm(s)), "MPI_Barrier", ctxt, "BLACS_BARRIER");
 }
 
 void bi_abort(Int ctxt, Int errnum)
@@ -195,9 +195,9 @@ void bi_exit(Int cont)
     if (!bi_g.initialized) {
         /* nothing to tear down; still honour CONTINUE = 0 */
         int up = 0, down = 0;
-        MPI_Initialized(&up);
-        if (up) MPI_Finalized(&down);
-        if (!cont && up && !down) MPI_Finalize();
+        BI_MPI_IN(MPI_Initialized(&up), "MPI_Initialized", -1, "BLACS_EXIT");
+        if (up) BI_MPI_IN(MPI_Finalized(&down), "MPI_Finalized", -1, "BLACS_EXIT");
+        if (!cont && up && !down) BI_MPI_IN(MPI_Finalize(), "MPI_Finalize", -1, "BLACS_EXIT");
         return;
     }
     bi_ctx_exit_all();
@@ -209,8 +209,8 @@ void bi_exit(Int cont)
         /* like the reference, finalise MPI even if the user started it */
         bi_sys_reset();
         int down = 0;
-        MPI_Finalized(&down);
-        if (!down) MPI_Finalize();
+        BI_MPI_IN(MPI_Finalized(&down), "MPI_Finalized", -1, "BLACS_EXIT");
+        if (!down) BI_MPI_IN(MPI_Finalize(), "MPI_Finalize", -1, "BLACS_EXIT");
     }
 }
 

@@ -18,16 +18,6 @@ static int to_int(const bi_coll *c, size_t items)
     return (int)items;
 }
 
-void bi_coll_check(const bi_coll *c, int rc, const char *what)
-{
-    if (rc != MPI_SUCCESS) {
-        char s[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        MPI_Error_string(rc, s, &len);
-        bi_error(c->sc->ctx->handle, __LINE__, __FILE__, "MPI error on %s: %s", what, s);
-    }
-}
-
 static FILE *trace_file(void)
 {
     static FILE *f;
@@ -80,15 +70,15 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
     if (c->reqs.n && items * c->isize >= BI_SERIAL_BYTES) bi_waitall(c);
     grow(&c->reqs);
     traced(c, to, items, tag);
-    bi_coll_check(c, MPI_Isend(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
-                           c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");
+    BI_MPI(MPI_Isend(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
+                     c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");
 }
 
 void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
     traced(c, to, items, tag);
-    bi_coll_check(c, MPI_Send(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
-                          c->sc->ctx->comm), "MPI_Send");
+    BI_MPI(MPI_Send(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
+                    c->sc->ctx->comm), "MPI_Send");
 }
 
 static int from_rank(const bi_coll *c, int commrank)
@@ -102,21 +92,34 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
     int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r;
-        bi_coll_check(c, MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
+        BI_MPI(MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
         bi_wait(&r, &st, c->sc->ctx->comm, src, tag, items * c->isize);
     } else {
-        bi_coll_check(c, MPI_Recv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &st),
-                  "MPI_Recv");
+        BI_MPI(MPI_Recv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &st),
+               "MPI_Recv");
     }
+    bi_recv_check(c, &st, items);
     return from_rank(c, st.MPI_SOURCE);
+}
+
+void bi_recv_check(bi_coll *c, const MPI_Status *st, size_t items)
+{
+    int got = 0;
+    BI_MPI(MPI_Get_count(st, c->dt, &got), "MPI_Get_count");
+    if ((size_t)got != items)
+        bi_error(c->sc->ctx->handle, __LINE__, __FILE__,
+                 "%s: %d items arrived from scope rank %d where %zu were expected: do all "
+                 "processes of the operation pass the same number of elements?",
+                 bi_cur.routine ? bi_cur.routine : "BLACS", got, from_rank(c, st->MPI_SOURCE),
+                 items);
 }
 
 MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag)
 {
     MPI_Request r;
     int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
-    bi_coll_check(c, MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r),
-              "MPI_Irecv");
+    BI_MPI(MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r),
+           "MPI_Irecv");
     return r;
 }
 
@@ -126,19 +129,19 @@ void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, vo
     traced(c, to, sitems, tag);
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r[2];
-        bi_coll_check(c, MPI_Irecv(rp, to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
-                               c->sc->ctx->comm, &r[1]), "MPI_Irecv");
-        bi_coll_check(c, MPI_Isend(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag,
-                               c->sc->ctx->comm, &r[0]), "MPI_Isend");
+        BI_MPI(MPI_Irecv(rp, to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
+                         c->sc->ctx->comm, &r[1]), "MPI_Irecv");
+        BI_MPI(MPI_Isend(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag,
+                         c->sc->ctx->comm, &r[0]), "MPI_Isend");
         bi_wait(&r[1], MPI_STATUS_IGNORE, c->sc->ctx->comm, bi_scope_commrank(c->sc, from), tag,
                 ritems * c->isize);
         bi_wait(&r[0], MPI_STATUS_IGNORE, c->sc->ctx->comm, -1, tag, 0);
         return;
     }
-    bi_coll_check(c, MPI_Sendrecv(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag, rp,
-                              to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
-                              c->sc->ctx->comm, MPI_STATUS_IGNORE),
-              "MPI_Sendrecv");
+    BI_MPI(MPI_Sendrecv(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag, rp,
+                        to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
+                        c->sc->ctx->comm, MPI_STATUS_IGNORE),
+           "MPI_Sendrecv");
 }
 
 void bi_waitall(bi_coll *c)

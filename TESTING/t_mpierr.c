@@ -1,0 +1,123 @@
+/*
+ * t_mpierr.c MODE [TOP [BIG SMALL]] -- MPI errors are BLACS errors (issue
+ * 12).  Most modes run a collective whose processes disagree on the element
+ * count; the library must stop the job with a BLACS error naming the BLACS
+ * routine and carrying MPI's error string (or, where MPI notices nothing,
+ * saying that the counts differ).  The runner checks the message and the
+ * non-zero exit, and its timeout catches a hang.  If the calls return, this
+ * program says so and exits 0, so the test fails.
+ *
+ * Process {0,0} has a BIG x BIG matrix (default 10), the others SMALL x
+ * SMALL (default 5); grid 1 x Np, scope All, topology TOP (default ' '):
+ *   bcast     {0,0} broadcasts (DGEBS2D), the others receive (DGEBR2D)
+ *   bcast_tr  the same with trapezoids (DTRBS2D/DTRBR2D), which go through
+ *             a BLACS buffer
+ *   comb      DGSUM2D leave-on-all
+ *   comb1     DGAMX2D leave-on-one to {0,0}, RA/CA wanted
+ * and two modes that must succeed:
+ *   barrier   barriers on the row scope (its communicator is made then)
+ *             and on All: prints "barrier ok"
+ *   errh      the user's MPI_COMM_WORLD error handler is the same after
+ *             BLACS calls (some switch it for the length of an MPI call):
+ *             the default one, then one the program sets; prints
+ *             "errh ok" or exits 1
+ */
+#include "tutil.h"
+
+static int errh_is(MPI_Errhandler want)
+{
+    MPI_Errhandler h;
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &h);
+    int same = h == want;
+    MPI_Errhandler_free(&h);
+    return same;
+}
+
+static void my_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    (void)code;
+}
+
+int main(int argc, char **argv)
+{
+    tu_init(&argc, &argv);
+    const char *mode = argc > 1 ? argv[1] : "";
+    char *top = argc > 2 ? argv[2] : " ";
+    blacs_int big = argc > 3 ? atol(argv[3]) : 10, small = argc > 4 ? atol(argv[4]) : 5;
+    blacs_int me, np, ctxt, nr, nc, r, c;
+    int ok = 1;
+#define IS(x) (strcmp(mode, x) == 0)
+    if (IS("errh")) ok &= errh_is(MPI_ERRORS_ARE_FATAL);
+    Cblacs_pinfo(&me, &np);
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", 1, np);
+    Cblacs_gridinfo(ctxt, &nr, &nc, &r, &c);
+    blacs_int mx = big > small ? big : small, n = (me == 0) ? big : small;
+    double *a = calloc((size_t)(mx * mx), sizeof *a);
+    blacs_int *ra = calloc((size_t)(mx * mx), sizeof *ra), *ca = calloc((size_t)(mx * mx), sizeof *ca);
+    for (blacs_int i = 0; i < mx * mx; i++) a[i] = (double)(i + 1);
+    if (IS("bcast")) {
+        if (me == 0) Cdgebs2d(ctxt, "All", top, big, big, a, big);
+        else Cdgebr2d(ctxt, "All", top, small, small, a, small, 0, 0);
+    } else if (IS("bcast_tr")) {
+        if (me == 0) Cdtrbs2d(ctxt, "All", top, "U", "N", big, big, a, big);
+        else Cdtrbr2d(ctxt, "All", top, "U", "N", small, small, a, small, 0, 0);
+    } else if (IS("comb")) {
+        Cdgsum2d(ctxt, "All", top, n, n, a, n, -1, -1);
+    } else if (IS("comb1")) {
+        Cdgamx2d(ctxt, "All", top, n, n, a, n, ra, ca, n, 0, 0);
+    } else if (IS("barrier")) {
+        Cblacs_barrier(ctxt, "Row");
+        Cblacs_barrier(ctxt, "All");
+        if (me == 0) printf("barrier ok\n");
+        goto done;
+    } else if (IS("errh")) {
+        /* broadcasts and combines with waits and polls, then the same with
+         * the program's own handler in force */
+        for (int round = 0; round < 2; round++) {
+            MPI_Errhandler want = MPI_ERRORS_ARE_FATAL, mine = MPI_ERRHANDLER_NULL;
+            if (round == 1) {
+                MPI_Comm_create_errhandler(my_handler, &mine);
+                MPI_Comm_set_errhandler(MPI_COMM_WORLD, mine);
+                want = mine;
+            }
+            for (int k = 0; k < 3; k++) {
+                char tb[2] = {" 1P"[k], 0}, tc[2] = {" 1R"[k], 0};
+                if (me == 0) Cdgebs2d(ctxt, "All", tb, small, small, a, small);
+                else Cdgebr2d(ctxt, "All", tb, small, small, a, small, 0, 0);
+                Cdgsum2d(ctxt, "All", tc, small, small, a, small, -1, -1);
+                Cdgesd2d(ctxt, 1, 1, a, 1, 0, (c + 1) % np); /* buffered, polled later */
+                Cdgerv2d(ctxt, 1, 1, a, 1, 0, (c + np - 1) % np);
+                Cblacs_barrier(ctxt, "Row");
+                ok &= errh_is(want);
+            }
+            Cblacs_freebuff(ctxt, 1);
+            ok &= errh_is(want);
+            if (round == 1) {
+                MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+                MPI_Errhandler_free(&mine);
+            }
+        }
+        int all = 0;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (me == 0) printf(all ? "errh ok\n" : "errh FAILED: a BLACS call changed the handler\n");
+        free(a);
+        free(ra);
+        free(ca);
+        Cblacs_exit(0);
+        return all ? 0 : 1;
+    } else {
+        fprintf(stderr, "t_mpierr: unknown mode '%s'\n", mode);
+        return 2;
+    }
+    /* a process whose call returned waits for the others' verdict */
+    Cblacs_barrier(ctxt, "All");
+    printf("t_mpierr: '%s' with TOP '%s' returned on process %d\n", mode, top, (int)me);
+done:
+    free(a);
+    free(ra);
+    free(ca);
+    Cblacs_exit(0);
+    return 0;
+}
