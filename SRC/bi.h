@@ -58,6 +58,9 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_T
 BI_NORETURN void bi_error(Int ctxt, int line, const char *file, const char *fmt, ...) BI_PRINTF(4, 5);
 void bi_warn(Int ctxt, int line, const char *file, const char *fmt, ...) BI_PRINTF(4, 5);
 void bi_linger(void); /* let stderr reach the launcher before MPI_Abort */
+/* my grid coordinates in context h for error messages (-1,-1: exited;
+ * h < 0: forget every context) */
+void bi_error_grid(Int h, int myrow, int mycol);
 #define BI_ERROR(ctxt, ...) bi_error((ctxt), __LINE__, __FILE__, __VA_ARGS__)
 #define BI_WARN(ctxt, ...) bi_warn((ctxt), __LINE__, __FILE__, __VA_ARGS__)
 /* argument check failure: names routine and argument position and name */
@@ -82,7 +85,7 @@ BI_NORETURN void bi_mpi_fail(int rc, const char *call, Int ctxt, const char *rou
 MPI_Errhandler bi_errh_return(MPI_Comm comm);          /* returns the user's handler */
 void bi_errh_restore(MPI_Comm comm, MPI_Errhandler old);
 
-/* ---- global state (context.c) ------------------------------------------ */
+/* ---- global state (global.c; contexts in context.c) ---------------------- */
 typedef struct bi_ctx bi_ctx;
 typedef struct bi_scope bi_scope;
 
@@ -131,7 +134,8 @@ extern struct bi_global {
     double hang_timeout;   /* BLACS_HANG_TIMEOUT: seconds before a wait is a hang (debug 2) */
 } bi_g;
 
-/* ---- debug and statistics levels (debug.c, LAWN 73 7.1.4) ---------------- */
+/* the call in progress and the last one completed (global.c; written by
+ * debug.c's bi_enter/bi_leave, read by errors and hang reports) */
 typedef struct {
     const char *routine;
     Int ctxt;
@@ -142,6 +146,8 @@ typedef struct {
     double t0, twait;
 } bi_call;
 extern bi_call bi_cur, bi_last;
+
+/* ---- debug and statistics levels (debug.c, LAWN 73 7.1.4) ---------------- */
 void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const char *top,
               const bi_shape *s, Int rr, Int rc);
 void bi_leave(void);
@@ -151,8 +157,6 @@ void bi_leave(void);
 int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, size_t bytes);
 /* report a hang (what we wait in, what completed last) and stop the job */
 BI_NORETURN void bi_hang(MPI_Comm comm, int peer, int tag, size_t bytes, double waited);
-void bi_stats_buffers(size_t inuse);
-void bi_stats_grids(int live);
 void bi_stats_report(void);
 
 void bi_init(void);                          /* PINFO's work: MPI up, state ready */
@@ -201,6 +205,7 @@ void bi_buf_post(bi_buf *b);                 /* sends posted: to the active queu
 void bi_buf_release(bi_buf *b);              /* not used for sends: back to ready/free */
 void bi_poll(void);                          /* test the active queue (every BLACS call) */
 void bi_buf_freeall(int wait);               /* FREEBUFF / EXIT */
+size_t bi_buf_hwm(void);                     /* most bytes ever held (BLACS_STATS) */
 int bi_buf_active_count(void);
 
 /* ---- transport for collective algorithms (transport.c) ----------------- */

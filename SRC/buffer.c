@@ -19,7 +19,7 @@
 
 static bi_buf *ready, *head, *tail, *cursor;
 static int nactive;
-static size_t inuse; /* bytes held by all buffers */
+static size_t inuse, hwm; /* bytes held by all buffers, and the most ever */
 
 #define ALIGN 64
 
@@ -33,9 +33,11 @@ static bi_buf *alloc_buf(size_t n)
     uintptr_t p = (uintptr_t)(b + 1);
     b->data = (char *)((p + ALIGN - 1) & ~(uintptr_t)(ALIGN - 1));
     inuse += n;
-    if (bi_g.stats) bi_stats_buffers(inuse);
+    if (inuse > hwm) hwm = inuse;
     return b;
 }
+
+size_t bi_buf_hwm(void) { return hwm; }
 
 static void free_buf(bi_buf *b)
 {

@@ -19,10 +19,9 @@
 #include "bi.h"
 #include "support.h"
 
-struct bi_global bi_g = {.bufwait = 120.0};
 
 static bi_ctx **ctxs;     /* context table; handle = index */
-static int nctxs, nlive, warn_at = 512;
+static int nctxs, nlive, live_hwm, warn_at = 512;
 
 static MPI_Comm *syscomms; /* C system-context handles; world is 0 */
 static int nsys;
@@ -262,9 +261,10 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
         free(seq);
     }
     bi_msgid_setup(c);
+    bi_error_grid(h, c->myrow, c->mycol);
     *ctxt = h;
-    if (bi_g.stats) bi_stats_grids(nlive + 1);
-    if (++nlive >= warn_at) {
+    if (++nlive > live_hwm) live_hwm = nlive;
+    if (nlive >= warn_at) {
         BI_WARN(h, "%d grids are alive in this process: is BLACS_GRIDEXIT missing?", nlive);
         warn_at *= 2;
     }
@@ -288,10 +288,12 @@ void bi_gridexit(Int h, const char *routine)
     free(c->world);
     free(c);
     ctxs[h] = NULL;
+    bi_error_grid(h, -1, -1);
     nlive--;
 }
 
 int bi_ctx_live(void) { return nlive; }
+int bi_ctx_hwm(void) { return live_hwm; }
 
 void bi_ctx_exit_all(void)
 {
@@ -302,6 +304,7 @@ void bi_ctx_exit_all(void)
     nctxs = 0;
     for (int i = 0; i < ncleanups; i++) cleanups[i]();
     ncleanups = 0;
+    bi_error_grid(-1, -1, -1);
 }
 
 /* ---- C system-context handles (spec 4.1); handles stay stable ---------- */

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <time.h>
 #include "bi.h"
+#include "support.h"
 
-bi_call bi_cur, bi_last;
 
 /* ---- statistics --------------------------------------------------------- */
 typedef struct {
@@ -32,18 +32,6 @@ typedef struct {
 #define NSTAT 128
 static bi_stat stats[NSTAT];
 static int nstats;
-static size_t buf_hwm;
-static int grids_hwm;
-
-void bi_stats_buffers(size_t inuse)
-{
-    if (inuse > buf_hwm) buf_hwm = inuse;
-}
-
-void bi_stats_grids(int live)
-{
-    if (live > grids_hwm) grids_hwm = live;
-}
 
 static bi_stat *stat_of(const char *routine)
 {
@@ -235,7 +223,7 @@ void bi_stats_report(void)
         off += (size_t)snprintf(mine + off, sizeof line, "%d,%s,%ld,%.0f,%.6f,%.6f,%.0f,%.0f,%.1f,%zu,%d\n",
                                 bi_g.world_rank, s->routine, s->calls, s->bytes, s->tin, s->twait,
                                 s->minmsg < 0 ? 0 : s->minmsg, s->maxmsg,
-                                s->calls ? s->bytes / (double)s->calls : 0.0, buf_hwm, grids_hwm);
+                                s->calls ? s->bytes / (double)s->calls : 0.0, bi_buf_hwm(), bi_ctx_hwm());
     }
     int len = (int)off;
     if (bi_g.world_rank == 0) counts = malloc((size_t)bi_g.world_size * 2 * sizeof(int));

@@ -41,16 +41,42 @@
 #include <time.h>
 #include "bi.h"
 
+/* grid coordinates of this process in each live context, for the "from
+ * {r,c}" line: context.c tells them here (bi_error_grid), so reporting an
+ * error never reaches up into the context layer */
+static struct { int row, col; } *coords;
+static Int ncoords;
+
+void bi_error_grid(Int h, int myrow, int mycol)
+{
+    if (h < 0) { /* BLACS_EXIT: every context is gone */
+        free(coords);
+        coords = NULL;
+        ncoords = 0;
+        return;
+    }
+    if (h >= ncoords) {
+        Int n = ncoords ? 2 * ncoords : 16;
+        while (n <= h) n *= 2;
+        void *p = realloc(coords, (size_t)n * sizeof *coords);
+        if (!p) return; /* only the coordinates of the message are lost */
+        coords = p;
+        for (Int i = ncoords; i < n; i++) coords[i].row = coords[i].col = -1;
+        ncoords = n;
+    }
+    coords[h].row = myrow;
+    coords[h].col = mycol;
+}
+
 static void report(const char *kind, Int ctxt, int line, const char *file, const char *fmt,
                    va_list ap)
 {
     char text[2048]; /* an MPI error string is up to MPI_MAX_ERROR_STRING long */
     vsnprintf(text, sizeof text, fmt, ap);
     int myrow = -1, mycol = -1, pnum = -1, up = 0;
-    bi_ctx *c = ctxt >= 0 ? bi_ctx_find(ctxt) : NULL;
-    if (c) {
-        myrow = c->myrow;
-        mycol = c->mycol;
+    if (ctxt >= 0 && ctxt < ncoords) {
+        myrow = coords[ctxt].row;
+        mycol = coords[ctxt].col;
     }
     MPI_Initialized(&up);
     if (up) {

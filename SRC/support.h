@@ -10,6 +10,7 @@ void bi_gridinit(Int *ctxt, MPI_Comm sys, const char *order, Int nprow, Int npco
                  const char *routine);
 void bi_gridexit(Int ctxt, const char *routine);
 int bi_ctx_live(void);
+int bi_ctx_hwm(void);     /* most grids ever alive at once (BLACS_STATS) */
 void bi_ctx_exit_all(void);
 Int bi_sys_handle(MPI_Comm comm);
 MPI_Comm bi_sys_comm(Int h);
