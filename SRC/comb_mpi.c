@@ -6,7 +6,6 @@
  * created on first use and freed at BLACS_EXIT, which finds its bi_op
  * through an attribute of the item datatype (combine.c).
  */
-#include <limits.h>
 #include <string.h>
 #include "comb.h"
 
@@ -41,38 +40,34 @@ void bi_comb_mpi(bi_coll *c)
         }
         mop = amop;
     }
-    if (c->count > (size_t)INT_MAX)
-        bi_error(c->sc->ctx->handle, __LINE__, __FILE__, "combine of %zu items too large for MPI",
-                 c->count);
-    int n = (int)c->count;
-    if (bi_g.debug >= 2 || bi_g.stats) {
-        /* non-blocking, so that BLACS_DEBUG=2 notices a hang and the
-         * statistics see the waiting time */
-        MPI_Request r;
-        bi_buf *tmp = NULL;
-        if (c->root < 0) MPI_Iallreduce(MPI_IN_PLACE, c->buf, n, dt, mop, comm, &r);
-        else if (c->me == c->root) {
-            tmp = bi_buf_get(c->count * c->isize);
-            MPI_Ireduce(c->buf, tmp->data, n, dt, mop, c->root, comm, &r);
-        } else MPI_Ireduce(c->buf, NULL, n, dt, mop, c->root, comm, &r);
-        bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, c->count * c->isize);
-        if (tmp) {
-            memcpy(c->buf, tmp->data, c->count * c->isize);
-            bi_buf_release(tmp);
+    /* MPI's predefined operations take predefined datatypes only, and user
+     * operations an int length: counts past INT_MAX go in pieces */
+    bi_buf *tmp = c->root >= 0 && c->me == c->root
+                      ? bi_buf_get(bi_count_piece(c->count) * c->isize) : NULL;
+    size_t off = 0;
+    do {
+        int n = (int)bi_count_piece(c->count - off);
+        char *p = c->buf + off * c->isize;
+        size_t nb = (size_t)n * c->isize;
+        if (bi_g.debug >= 2 || bi_g.stats) {
+            /* non-blocking, so that BLACS_DEBUG=2 notices a hang and the
+             * statistics see the waiting time */
+            MPI_Request r;
+            if (c->root < 0) MPI_Iallreduce(MPI_IN_PLACE, p, n, dt, mop, comm, &r);
+            else MPI_Ireduce(p, tmp ? tmp->data : NULL, n, dt, mop, c->root, comm, &r);
+            bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, nb);
+        } else if (c->root < 0) {
+            MPI_Allreduce(MPI_IN_PLACE, p, n, dt, mop, comm);
+        } else {
+            /* not MPI_IN_PLACE at the root: MPICH 4.0.2 crashes in MPI_Reduce
+             * with an in-place root on sub-communicators from about 1000
+             * doubles on */
+            MPI_Reduce(p, tmp ? tmp->data : NULL, n, dt, mop, c->root, comm);
         }
-        return;
-    }
-    if (c->root < 0) MPI_Allreduce(MPI_IN_PLACE, c->buf, n, dt, mop, comm);
-    else if (c->me == c->root) {
-        /* not MPI_IN_PLACE: MPICH 4.0.2 crashes in MPI_Reduce with an
-         * in-place root on sub-communicators from about 1000 doubles on */
-        size_t nb = c->count * c->isize;
-        bi_buf *tmp = bi_buf_get(nb);
-        MPI_Reduce(c->buf, tmp->data, n, dt, mop, c->root, comm);
-        memcpy(c->buf, tmp->data, nb);
-        bi_buf_release(tmp);
-    }
-    else MPI_Reduce(c->buf, NULL, n, dt, mop, c->root, comm);
+        if (tmp) memcpy(p, tmp->data, nb);
+        off += (size_t)n;
+    } while (off < c->count);
+    if (tmp) bi_buf_release(tmp);
 }
 
 /* MPI's choice is its own; model it as the better of the tree and the

@@ -159,15 +159,23 @@ static Int new_slot(void)
     return old;
 }
 
-void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
-                const char *routine)
+/* NPROW x NPCOL must fit in sys; the product is never formed (it may overflow) */
+void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol)
 {
     bi_init();
     int size;
     MPI_Comm_size(sys, &size);
-    if (nprow < 1 || npcol < 1 || nprow * npcol > size)
+    if (nprow < 1 || npcol < 1 || nprow > size || npcol > size / nprow)
         bi_error(-1, -1, "BLACS_GRIDINIT/BLACS_GRIDMAP", "Illegal grid (%ld x %ld), #procs=%d",
                  (long)nprow, (long)npcol, size);
+}
+
+void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
+                const char *routine)
+{
+    bi_grid_check(sys, nprow, npcol);
+    int size;
+    MPI_Comm_size(sys, &size);
     if (ldup < nprow)
         bi_argerr(-1, routine, 3, "LDUMAP", "LDUMAP=%ld is smaller than NPROW=%ld", (long)ldup,
                   (long)nprow);
@@ -176,7 +184,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     char *seen = calloc((size_t)size, 1);
     for (Int i = 0; i < nprow; i++)
         for (Int j = 0; j < npcol; j++) {
-            Int r = map[j * ldup + i];
+            Int r = map[(size_t)j * (size_t)ldup + (size_t)i];
             if (r < 0 || r >= size || seen[r])
                 bi_argerr(-1, routine, 2, "USERMAP",
                           "entry (%ld,%ld) = %ld is %s", (long)i + 1, (long)j + 1, (long)r,
