@@ -2,29 +2,22 @@
  * bcast_mpi.c -- TOP ' ' (the default): MPI's own broadcast on the scope's
  * communicator (spec 7), no message ID.
  */
-#include <limits.h>
 #include <math.h>
 #include "topo_algs.h"
 
 void bi_bcast_mpi(bi_coll *c)
 {
     MPI_Comm comm = bi_scope_comm(c->sc);
-    char *p = c->buf;
-    size_t left = c->count;
-    for (;;) { /* counts beyond INT_MAX go in pieces */
-        int n = left > (size_t)INT_MAX ? INT_MAX : (int)left;
-        if (bi_g.debug >= 2 || bi_g.stats) {
-            /* non-blocking, so BLACS_DEBUG=2 notices a hang */
-            MPI_Request r;
-            BI_MPI(MPI_Ibcast(p, n, c->dt, c->root, comm, &r), "MPI_Ibcast");
-            bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, (size_t)n * c->isize);
-        } else {
-            BI_MPI(MPI_Bcast(p, n, c->dt, c->root, comm), "MPI_Bcast");
-        }
-        left -= (size_t)n;
-        if (!left) break;
-        p += (size_t)n * c->isize;
+    bi_mpicount k = bi_mpicount_of(c->count, c->dt); /* past INT_MAX items: a derived type */
+    if (bi_g.debug >= 2 || bi_g.stats) {
+        /* non-blocking, so BLACS_DEBUG=2 notices a hang */
+        MPI_Request r;
+        BI_MPI(MPI_Ibcast(c->buf, k.n, k.dt, c->root, comm, &r), "MPI_Ibcast");
+        bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, c->count * c->isize);
+    } else {
+        BI_MPI(MPI_Bcast(c->buf, k.n, k.dt, c->root, comm), "MPI_Bcast");
     }
+    bi_mpicount_free(&k);
 }
 
 /* What a good MPI does: the better of the binomial tree,

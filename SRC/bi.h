@@ -52,6 +52,20 @@ void bi_pack(const bi_shape *s, const void *A, void *buf);
 void bi_unpack(const bi_shape *s, const void *buf, void *A);
 MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_Type_free */
 
+/* ---- MPI counts (count.c): runs past INT_MAX items as derived types ------ */
+extern size_t bi_count_limit;  /* INT_MAX; lower for tests (BLACS_COUNT_LIMIT); 0: unread */
+typedef struct { int n; MPI_Datatype dt; int made; } bi_mpicount;
+/* n items of el as the (count, datatype) of one MPI call: (n, el) within the
+ * limit, else (1, a committed derived type); bi_mpicount_free after the call */
+bi_mpicount bi_mpicount_of(size_t n, MPI_Datatype el);
+void bi_mpicount_free(bi_mpicount *k);
+/* n blocks of blen items of t, block k at byte offset k*stride, for any n:
+ * a new uncommitted type (blen <= the limit) */
+MPI_Datatype bi_type_blocks(size_t n, int blen, MPI_Aint stride, MPI_Datatype t);
+/* the first piece of n items for an MPI call that needs a predefined
+ * datatype (reductions) or an int count (user combines): at most the limit */
+size_t bi_count_piece(size_t n);
+
 /* ---- errors and warnings (error.c; spec section 11 format) ------------ */
 /* "BLACS ERROR '<text>'\nfrom {r,c}, pnum=p, Contxt=c, on line L of file 'F'."
  * For argument checks L = -1 and F = routine name (e.g. "DGESD2D"). */

@@ -21,6 +21,9 @@
 /* attribute of the combine item datatypes holding their bi_op (combine.c) */
 extern int bi_comb_keyval;
 
+/* INIT or POST of a user combine on n items of isize bytes at x (ops.c) */
+void bi_uop_apply(bi_ufn f, size_t n, void *x, size_t isize);
+
 /* work buffer of n items for partner data; release with bi_buf_release */
 bi_buf *bi_comb_work(const bi_coll *c, size_t items);
 

@@ -142,10 +142,6 @@ void bi_comb_mpi(bi_coll *c)
     MPI_Comm comm = bi_scope_comm(c->sc);
     const int all = c->root < 0, lands = all || c->me == c->root;
     const size_t nb = c->count * c->isize;
-    if (c->count > (size_t)INT_MAX)
-        bi_error(c->sc->ctx->handle, __LINE__, __FILE__, "combine of %zu items too large for MPI",
-                 c->count);
-    int n = (int)c->count;
     /* not MPI_IN_PLACE at a root: MPICH 4.0.2 crashes in MPI_Reduce with
      * an in-place root on sub-communicators from about 1000 doubles on;
      * so the root receives into a second buffer */
@@ -163,7 +159,8 @@ void bi_comb_mpi(bi_coll *c)
     }
     /* the header again, reduced with MPI_MAX: the largest count and the
      * complement of the smallest */
-    int64_t h[2] = {n, ~(int64_t)n};
+    const int64_t n = (int64_t)c->count;
+    int64_t h[2] = {n, ~n};
     reduce(c, comm, 1, h, h, 2, MPI_INT64_T, MPI_MAX);
     if (h[0] != n) mismatch(h[0]);
     if (~h[1] != n) mismatch(~h[1]);
@@ -173,13 +170,20 @@ void bi_comb_mpi(bi_coll *c)
         dt = bi_mpitype(c->op->type);
         mop = MPI_SUM;
     } else mop = user_op(&amop, amfn);
-    if (all) reduce(c, comm, 1, c->buf, c->buf, n, dt, mop);
-    else if (lands) {
-        bi_buf *tmp = bi_buf_get(nb);
-        reduce(c, comm, 0, c->buf, tmp->data, n, dt, mop);
-        memcpy(c->buf, tmp->data, nb);
-        bi_buf_release(tmp);
-    } else reduce(c, comm, 0, c->buf, NULL, n, dt, mop);
+    /* MPI's predefined operations take predefined datatypes only, and user
+     * operations an int length: counts past INT_MAX go in pieces */
+    bi_buf *tmp = !all && lands ? bi_buf_get(bi_count_piece(c->count) * c->isize) : NULL;
+    for (size_t off = 0; off < c->count;) {
+        int k = (int)bi_count_piece(c->count - off);
+        char *p = c->buf + off * c->isize;
+        if (all) reduce(c, comm, 1, p, p, k, dt, mop);
+        else {
+            reduce(c, comm, 0, p, tmp ? tmp->data : NULL, k, dt, mop);
+            if (tmp) memcpy(p, tmp->data, (size_t)k * c->isize);
+        }
+        off += (size_t)k;
+    }
+    if (tmp) bi_buf_release(tmp);
 }
 
 /* MPI's choice is its own; model it as the better of the tree and the

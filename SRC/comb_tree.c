@@ -36,13 +36,14 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
     for (; next < w; next++)
         req[next] = bi_irecv(c, from[next], wb->data + (size_t)next * bytes, c->count, tag);
     for (int done = 0; done < n; done++) {
-        int s = done % w, rc;
+        int s = done % w;
+        MPI_Status st;
         if (ordered)
-            rc = bi_wait(&req[s], MPI_STATUS_IGNORE, c->sc->ctx->comm,
-                         bi_scope_commrank(c->sc, from[done]), tag, bytes);
+            bi_wait(&req[s], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, from[done]), tag,
+                    bytes);
         else
-            rc = MPI_Waitany(w, req, &s, MPI_STATUS_IGNORE);
-        BI_MPI(rc, ordered ? "MPI_Wait" : "MPI_Waitany");
+            BI_MPI(MPI_Waitany(w, req, &s, &st), "MPI_Waitany");
+        bi_recv_check(c, &st, c->count); /* a short contribution is an error */
         c->op->fn(c->buf, wb->data + (size_t)s * bytes, c->count, c->op);
         if (next < n) {
             /* in order: contribution k always lands in slot k mod w */

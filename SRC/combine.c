@@ -174,15 +174,12 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     /* planted fault 2: the last process of the scope is left out of sums */
     if (opkind == BI_SUM && np > 1 && me == np - 1 && count) memset(c.buf, 0, count * c.isize);
 #endif
-    Int kn = (Int)count;
-    if (user && bi_cur_uop.init && count)
-        ((void (*)(Int *, void *))bi_cur_uop.init)(&kn, c.buf);
+    if (user && bi_cur_uop.init) bi_uop_apply(bi_cur_uop.init, count, c.buf, c.isize);
     if (alg) {
         c.tag = ntags ? bi_msgid_scoped(sc, root < 0 ? 0 : root, ntags, 1) : 0;
         alg(&c);
     }
-    if (user && lands && bi_cur_uop.post && count)
-        ((void (*)(Int *, void *))bi_cur_uop.post)(&kn, c.buf);
+    if (user && lands && bi_cur_uop.post) bi_uop_apply(bi_cur_uop.post, count, c.buf, c.isize);
 
     if (lands && count) {
         const size_t es = bi_types[s->type].size;

@@ -180,16 +180,26 @@ static void check_ranges(MPI_Comm comm, const char *routine)
                  -v[1], v[0], -v[3], v[2], bi_g.idlo, bi_g.idhi);
 }
 
+/* NPROW x NPCOL must fit in sys; the product is never formed (it may overflow) */
+void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol)
+{
+    bi_init();
+    int size = -1;
+    MPI_Errhandler uh = bi_errh_return(sys); /* the user's communicator: error.c */
+    BI_MPI(MPI_Comm_size(sys, &size), "MPI_Comm_size");
+    bi_errh_restore(sys, uh);
+    if (nprow < 1 || npcol < 1 || nprow > size || npcol > size / nprow)
+        bi_error(-1, -1, "BLACS_GRIDINIT/BLACS_GRIDMAP", "Illegal grid (%ld x %ld), #procs=%d",
+                 (long)nprow, (long)npcol, size);
+}
+
 void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
                 const char *routine)
 {
-    bi_init();
+    bi_grid_check(sys, nprow, npcol);
     int size;
     MPI_Errhandler uh = bi_errh_return(sys); /* the user's communicator: error.c */
     BI_MPI_IN(MPI_Comm_size(sys, &size), "MPI_Comm_size", -1, routine);
-    if (nprow < 1 || npcol < 1 || nprow * npcol > size)
-        bi_error(-1, -1, "BLACS_GRIDINIT/BLACS_GRIDMAP", "Illegal grid (%ld x %ld), #procs=%d",
-                 (long)nprow, (long)npcol, size);
     if (ldup < nprow)
         bi_argerr(-1, routine, 3, "LDUMAP", "LDUMAP=%ld is smaller than NPROW=%ld", (long)ldup,
                   (long)nprow);
@@ -198,7 +208,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     char *seen = calloc((size_t)size, 1);
     for (Int i = 0; i < nprow; i++)
         for (Int j = 0; j < npcol; j++) {
-            Int r = map[j * ldup + i];
+            Int r = map[(size_t)j * (size_t)ldup + (size_t)i];
             if (r < 0 || r >= size || seen[r])
                 bi_argerr(-1, routine, 2, "USERMAP",
                           "entry (%ld,%ld) = %ld is %s", (long)i + 1, (long)j + 1, (long)r,

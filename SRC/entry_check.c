@@ -4,6 +4,7 @@
  * columns would overlap (N > 1); UPLO in U/L and DIAG in U/N for
  * trapezoids (first character, any case).
  */
+#include <stdint.h>
 #include "bi.h"
 
 void bi_make_shape(bi_shape *s, Int ctxt, const char *routine, int type, int tr,
@@ -14,6 +15,16 @@ void bi_make_shape(bi_shape *s, Int ctxt, const char *routine, int type, int tr,
     if (n < 0) bi_argerr(ctxt, routine, argm + 1, "N", "N=%ld is negative", (long)n);
     if (lda < m && n > 1)
         bi_argerr(ctxt, routine, argm + 3, "LDA", "LDA=%ld is smaller than M=%ld", (long)lda, (long)m);
+    /* the memory A spans, ((N-1) LDA + M) elements, must be addressable
+     * (MPI_Aint, ptrdiff_t): then no offset computed later can overflow */
+    if (m > 0 && n > 0) {
+        size_t most = (size_t)PTRDIFF_MAX / bi_types[type].size, ld = (size_t)(lda > m ? lda : m);
+        int bad_m = (size_t)m > most;
+        if (bad_m || (size_t)(n - 1) > (most - (size_t)m) / ld)
+            bi_argerr(ctxt, routine, bad_m ? argm : argm + 3, bad_m ? "M" : "LDA",
+                      "M=%ld, N=%ld, LDA=%ld span more memory than can be addressed", (long)m,
+                      (long)n, (long)lda);
+    }
     s->type = type;
     s->tr = tr;
     s->upper = s->unit = 0;

@@ -119,12 +119,28 @@ static void (*const sums[BI_NTYPE])(void *, const void *, size_t, const bi_op *)
 static void (*const ams[BI_NTYPE])(void *, const void *, size_t, const bi_op *) = {
     am_i, am_s, am_d, am_c, am_z};
 
-/* user-defined combine: the user's op(n, in, inout), Fortran-style */
+/* user-defined combine: the user's op(n, in, inout), Fortran-style.  N is
+ * an Int (and MPI's user operations get an int): vectors past the count
+ * limit (count.c) go to the user's routines in pieces, which is why OP,
+ * INIT and POST are elementwise (README). */
 bi_uop bi_cur_uop;
 static void user_fn(void *acc, const void *in, size_t n, const bi_op *op)
 {
-    Int k = (Int)n;
-    ((void (*)(Int *, const void *, void *))op->user->op)(&k, in, acc);
+    for (size_t off = 0, k; off < n; off += k) {
+        k = bi_count_piece(n - off);
+        Int kn = (Int)k; /* by reference: the user may change it */
+        ((void (*)(Int *, const void *, void *))op->user->op)(
+            &kn, (const char *)in + off * op->isize, (char *)acc + off * op->isize);
+    }
+}
+
+void bi_uop_apply(bi_ufn f, size_t n, void *x, size_t isize)
+{
+    for (size_t off = 0, k; off < n; off += k) {
+        k = bi_count_piece(n - off);
+        Int kn = (Int)k;
+        ((void (*)(Int *, void *))f)(&kn, (char *)x + off * isize);
+    }
 }
 
 void bi_op_setup(bi_op *op, int kind, int type, int owners)

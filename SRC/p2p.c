@@ -33,16 +33,16 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     bi_pack(s, A, b->data);
     int tag = bi_msgid_p2p_send(c, dest, 1);
     MPI_Request *r = bi_buf_req(b, c->world[dest]);
+    bi_mpicount k = bi_mpicount_of(n, bi_mpitype(s->type));
 #if defined(BI_FAULT) && BI_FAULT == 5
     /* planted fault 5: a send that blocks until it is received */
-    BI_MPI_IN(MPI_Issend(b->data, (int)n, bi_mpitype(s->type), dest, tag, c->comm, r),
-              "MPI_Issend", ctxt, routine);
+    BI_MPI_IN(MPI_Issend(b->data, k.n, k.dt, dest, tag, c->comm, r), "MPI_Issend", ctxt, routine);
     bi_wait(r, MPI_STATUS_IGNORE, c->comm, dest, tag, n * es);
     b->nreq = 0;
 #else
-    BI_MPI_IN(MPI_Isend(b->data, (int)n, bi_mpitype(s->type), dest, tag, c->comm, r),
-              "MPI_Isend", ctxt, routine);
+    BI_MPI_IN(MPI_Isend(b->data, k.n, k.dt, dest, tag, c->comm, r), "MPI_Isend", ctxt, routine);
 #endif
+    bi_mpicount_free(&k);
     bi_buf_post(b);
 }
 
@@ -82,17 +82,18 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     bi_msgid_p2p_recv(c, src, 1);
     MPI_Status st;
     int rc;
-    MPI_Datatype t = bi_shape_contig(s) ? bi_mpitype(s->type) : bi_shape_mpitype(s);
-    int cnt = bi_shape_contig(s) ? (int)bi_shape_count(s) : 1;
+    bi_mpicount k = {1, MPI_DATATYPE_NULL, 1};
+    if (bi_shape_contig(s)) k = bi_mpicount_of(bi_shape_count(s), bi_mpitype(s->type));
+    else k.dt = bi_shape_mpitype(s);
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r;
-        rc = MPI_Irecv(A, cnt, t, src, tag, c->comm, &r);
+        rc = MPI_Irecv(A, k.n, k.dt, src, tag, c->comm, &r);
         if (rc == MPI_SUCCESS)
             rc = bi_wait(&r, &st, c->comm, src, tag, bi_shape_count(s) * bi_types[s->type].size);
     } else {
-        rc = MPI_Recv(A, cnt, t, src, tag, c->comm, &st);
+        rc = MPI_Recv(A, k.n, k.dt, src, tag, c->comm, &st);
     }
-    if (!bi_shape_contig(s)) BI_MPI_IN(MPI_Type_free(&t), "MPI_Type_free", ctxt, routine);
+    bi_mpicount_free(&k);
     if (rc != MPI_SUCCESS) {
         int cls;
         MPI_Error_class(rc, &cls);

@@ -7,6 +7,7 @@
  * bi_pack/bi_unpack move between the two, bi_shape_mpitype describes A to
  * MPI so a receive can land in place without a copy.
  */
+#include <limits.h>
 #include <string.h>
 #include <stdlib.h>
 #include "bi.h"
@@ -55,15 +56,37 @@ void bi_shape_rows(const bi_shape *s, Int j, Int *lo, Int *hi)
     }
 }
 
+/* rows kept in column j; along the columns of a trapezoid this never
+ * decreases ('U') or never increases ('L') */
+static Int width(const bi_shape *s, Int j)
+{
+    Int lo, hi;
+    bi_shape_rows(s, j, &lo, &hi);
+    return hi > lo ? hi - lo : 0;
+}
+
+/* end of the run of columns from j that keep the same width as j: by
+ * bisection, so that long runs of whole or empty columns cost log N */
+static Int run_end(const bi_shape *s, Int j)
+{
+    Int w = width(s, j), a = j + 1, b = s->n;
+    if (w != 0 && w != s->m) return a; /* partial columns: at most min(M,N) */
+    while (a < b) {
+        Int mid = a + (b - a) / 2;
+        if (width(s, mid) == w) a = mid + 1;
+        else b = mid;
+    }
+    return a;
+}
+
 size_t bi_shape_count(const bi_shape *s)
 {
     if (s->m <= 0 || s->n <= 0) return 0;
     if (!s->tr) return (size_t)s->m * (size_t)s->n;
     size_t t = 0;
-    for (Int j = 0; j < s->n; j++) {
-        Int lo, hi;
-        bi_shape_rows(s, j, &lo, &hi);
-        t += (size_t)(hi - lo);
+    for (Int j = 0, e; j < s->n; j = e) {
+        e = run_end(s, j);
+        t += (size_t)width(s, j) * (size_t)(e - j);
     }
     return t;
 }
@@ -71,14 +94,8 @@ size_t bi_shape_count(const bi_shape *s)
 int bi_shape_contig(const bi_shape *s)
 {
     if (s->m <= 0 || s->n <= 0) return 1;
-    if (s->tr) {
-        /* a trapezoid is one block only if every column is whole */
-        for (Int j = 0; j < s->n; j++) {
-            Int lo, hi;
-            bi_shape_rows(s, j, &lo, &hi);
-            if (lo != 0 || hi != s->m) return 0;
-        }
-    }
+    /* a trapezoid is one block only if every column is whole */
+    if (s->tr && (width(s, 0) != s->m || run_end(s, 0) != s->n)) return 0;
     return s->n == 1 || s->lda == s->m;
 }
 
@@ -108,25 +125,70 @@ void bi_unpack(const bi_shape *s, const void *buf, void *A)
     if (s->m > 0 && s->n > 0) copy_cols(s, A, (char *)buf, 0);
 }
 
+/* M x N items of el with columns ld bytes apart (es bytes per item): a new
+ * uncommitted type.  Byte strides (MPI_Aint) and count.c's blocks keep
+ * offsets and lengths past 2^31 exact. */
+static MPI_Datatype ge_type(size_t m, size_t n, MPI_Aint ld, MPI_Datatype el, MPI_Aint es)
+{
+    if (n == 1 || ld == (MPI_Aint)m * es) return bi_type_blocks(m * n, 1, es, el);
+    if (bi_count_piece(m) == m) return bi_type_blocks(n, (int)m, ld, el);
+    MPI_Datatype col = bi_type_blocks(m, 1, es, el), t = bi_type_blocks(n, 1, ld, col);
+    BI_MPI(MPI_Type_free(&col), "MPI_Type_free");
+    return t;
+}
+
+/* A trapezoid's whole columns form one run (a suffix for 'U', a prefix for
+ * 'L') and become one GE block; each other non-empty column, at most
+ * min(M,N) of them, is one block.  Struct blocks in column order, so the
+ * type map follows bi_pack's order. */
+static MPI_Datatype tr_type(const bi_shape *s, MPI_Datatype el, MPI_Aint es, MPI_Aint ld)
+{
+    size_t cap = 16, nb = 0;
+    int *len = malloc(cap * sizeof *len);
+    MPI_Aint *disp = malloc(cap * sizeof *disp);
+    MPI_Datatype *ty = malloc(cap * sizeof *ty), t;
+    for (Int j = 0, e; j < s->n; j = e) {
+        Int lo, hi;
+        bi_shape_rows(s, j, &lo, &hi);
+        e = run_end(s, j);
+        if (hi <= lo) continue;
+        if (nb == cap) {
+            cap *= 2;
+            len = realloc(len, cap * sizeof *len);
+            disp = realloc(disp, cap * sizeof *disp);
+            ty = realloc(ty, cap * sizeof *ty);
+        }
+        disp[nb] = (MPI_Aint)j * ld + (MPI_Aint)lo * es;
+        len[nb] = 1;
+        if (hi - lo == s->m) {
+            ty[nb] = ge_type((size_t)s->m, (size_t)(e - j), ld, el, es);
+        } else if (bi_count_piece((size_t)(hi - lo)) == (size_t)(hi - lo)) {
+            len[nb] = (int)(hi - lo);
+            ty[nb] = el;
+        } else {
+            ty[nb] = bi_type_blocks((size_t)(hi - lo), 1, es, el);
+        }
+        nb++;
+    }
+    if (nb > (size_t)INT_MAX) /* M and N both past 2^31: no memory holds that */
+        bi_error(-1, __LINE__, __FILE__, "trapezoid of %zu columns is larger than MPI can describe", nb);
+    if (nb == 0) BI_MPI(MPI_Type_contiguous(0, el, &t), "MPI_Type_contiguous");
+    else BI_MPI(MPI_Type_create_struct((int)nb, len, disp, ty, &t), "MPI_Type_create_struct");
+    for (size_t k = 0; k < nb; k++)
+        if (ty[k] != el) BI_MPI(MPI_Type_free(&ty[k]), "MPI_Type_free");
+    free(len);
+    free(disp);
+    free(ty);
+    return t;
+}
+
 MPI_Datatype bi_shape_mpitype(const bi_shape *s)
 {
     MPI_Datatype el = bi_mpitype(s->type), t;
-    if (s->m <= 0 || s->n <= 0) {
-        BI_MPI(MPI_Type_contiguous(0, el, &t), "MPI_Type_contiguous");
-    } else if (!s->tr) {
-        BI_MPI(MPI_Type_vector((int)s->n, (int)s->m, (int)s->lda, el, &t), "MPI_Type_vector");
-    } else {
-        int *len = malloc(2 * (size_t)s->n * sizeof(int));
-        int *disp = len + s->n;
-        for (Int j = 0; j < s->n; j++) {
-            Int lo, hi;
-            bi_shape_rows(s, j, &lo, &hi);
-            len[j] = (int)(hi - lo);
-            disp[j] = (int)(j * s->lda + lo);
-        }
-        BI_MPI(MPI_Type_indexed((int)s->n, len, disp, el, &t), "MPI_Type_indexed");
-        free(len);
-    }
+    MPI_Aint es = (MPI_Aint)bi_types[s->type].size, ld = (MPI_Aint)s->lda * es;
+    if (s->m <= 0 || s->n <= 0) BI_MPI(MPI_Type_contiguous(0, el, &t), "MPI_Type_contiguous");
+    else if (!s->tr) t = ge_type((size_t)s->m, (size_t)s->n, ld, el, es);
+    else t = tr_type(s, el, es, ld);
     BI_MPI(MPI_Type_commit(&t), "MPI_Type_commit");
     return t;
 }

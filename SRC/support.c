@@ -21,14 +21,8 @@ void bi_pinfo(Int *mypnum, Int *nprocs)
 void bi_gridinit(Int *ctxt, MPI_Comm sys, const char *order, Int nprow, Int npcol,
                  const char *routine)
 {
-    if (nprow < 1 || npcol < 1) {
-        bi_init();
-        int size = -1;
-        MPI_Comm_size(sys, &size); /* for the message only: unchecked on purpose */
-        bi_error(-1, -1, "BLACS_GRIDINIT/BLACS_GRIDMAP", "Illegal grid (%ld x %ld), #procs=%d",
-                 (long)nprow, (long)npcol, size);
-    }
-    Int *map = malloc((size_t)(nprow * npcol) * sizeof(Int));
+    bi_grid_check(sys, nprow, npcol); /* before the map: NPROW*NPCOL may overflow */
+    Int *map = malloc((size_t)nprow * (size_t)npcol * sizeof(Int));
     int colmajor = bi_up(order) == 'C';
     for (Int i = 0; i < nprow; i++)
         for (Int j = 0; j < npcol; j++)

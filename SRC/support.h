@@ -4,6 +4,8 @@
 #define SUPPORT_H
 #include "bi.h"
 #pragma GCC visibility push(hidden)
+/* "Illegal grid" error unless 1 <= NPROW, NPCOL and NPROW*NPCOL <= size of sys */
+void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol);
 void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
                 const char *routine);
 void bi_gridinit(Int *ctxt, MPI_Comm sys, const char *order, Int nprow, Int npcol,

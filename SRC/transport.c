@@ -10,14 +10,6 @@
 #include <limits.h>
 #include "bi.h"
 
-static int to_int(const bi_coll *c, size_t items)
-{
-    if (items > (size_t)INT_MAX)
-        bi_error(c->sc->ctx->handle, __LINE__, __FILE__,
-                 "message of %zu items is larger than MPI can describe", items);
-    return (int)items;
-}
-
 static FILE *trace_file(void)
 {
     static FILE *f;
@@ -70,15 +62,19 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
     if (c->reqs.n && items * c->isize >= BI_SERIAL_BYTES) bi_waitall(c);
     grow(&c->reqs);
     traced(c, to, items, tag);
-    BI_MPI(MPI_Isend(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
-                     c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");
+    bi_mpicount k = bi_mpicount_of(items, c->dt);
+    BI_MPI(MPI_Isend(p, k.n, k.dt, bi_scope_commrank(c->sc, to), tag,
+                           c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");
+    bi_mpicount_free(&k);
 }
 
 void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
     traced(c, to, items, tag);
-    BI_MPI(MPI_Send(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,
-                    c->sc->ctx->comm), "MPI_Send");
+    bi_mpicount k = bi_mpicount_of(items, c->dt);
+    BI_MPI(MPI_Send(p, k.n, k.dt, bi_scope_commrank(c->sc, to), tag, c->sc->ctx->comm),
+              "MPI_Send");
+    bi_mpicount_free(&k);
 }
 
 static int from_rank(const bi_coll *c, int commrank)
@@ -90,20 +86,24 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
 {
     MPI_Status st;
     int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
+    bi_mpicount k = bi_mpicount_of(items, c->dt);
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r;
-        BI_MPI(MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
+        BI_MPI(MPI_Irecv(p, k.n, k.dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
         bi_wait(&r, &st, c->sc->ctx->comm, src, tag, items * c->isize);
     } else {
-        BI_MPI(MPI_Recv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &st),
-               "MPI_Recv");
+        BI_MPI(MPI_Recv(p, k.n, k.dt, src, tag, c->sc->ctx->comm, &st), "MPI_Recv");
     }
+    bi_mpicount_free(&k);
     bi_recv_check(c, &st, items);
     return from_rank(c, st.MPI_SOURCE);
 }
 
 void bi_recv_check(bi_coll *c, const MPI_Status *st, size_t items)
 {
+    /* past INT_MAX items MPI_Get_count cannot answer; those arrive with
+     * count.c's derived type, whose size both sides compute alike */
+    if (items > (size_t)INT_MAX) return;
     int got = 0;
     BI_MPI(MPI_Get_count(st, c->dt, &got), "MPI_Get_count");
     if ((size_t)got != items)
@@ -118,8 +118,9 @@ MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag)
 {
     MPI_Request r;
     int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
-    BI_MPI(MPI_Irecv(p, to_int(c, items), c->dt, src, tag, c->sc->ctx->comm, &r),
-           "MPI_Irecv");
+    bi_mpicount k = bi_mpicount_of(items, c->dt);
+    BI_MPI(MPI_Irecv(p, k.n, k.dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
+    bi_mpicount_free(&k);
     return r;
 }
 
@@ -127,21 +128,24 @@ void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, vo
                  size_t ritems, int tag)
 {
     traced(c, to, sitems, tag);
+    bi_mpicount ks = bi_mpicount_of(sitems, c->dt), kr = bi_mpicount_of(ritems, c->dt);
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r[2];
-        BI_MPI(MPI_Irecv(rp, to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
-                         c->sc->ctx->comm, &r[1]), "MPI_Irecv");
-        BI_MPI(MPI_Isend(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag,
-                         c->sc->ctx->comm, &r[0]), "MPI_Isend");
+        BI_MPI(MPI_Irecv(rp, kr.n, kr.dt, bi_scope_commrank(c->sc, from), tag,
+                               c->sc->ctx->comm, &r[1]), "MPI_Irecv");
+        BI_MPI(MPI_Isend(sp, ks.n, ks.dt, bi_scope_commrank(c->sc, to), tag,
+                               c->sc->ctx->comm, &r[0]), "MPI_Isend");
         bi_wait(&r[1], MPI_STATUS_IGNORE, c->sc->ctx->comm, bi_scope_commrank(c->sc, from), tag,
                 ritems * c->isize);
         bi_wait(&r[0], MPI_STATUS_IGNORE, c->sc->ctx->comm, -1, tag, 0);
-        return;
+    } else {
+        BI_MPI(MPI_Sendrecv(sp, ks.n, ks.dt, bi_scope_commrank(c->sc, to), tag, rp, kr.n,
+                                  kr.dt, bi_scope_commrank(c->sc, from), tag, c->sc->ctx->comm,
+                                  MPI_STATUS_IGNORE),
+                  "MPI_Sendrecv");
     }
-    BI_MPI(MPI_Sendrecv(sp, to_int(c, sitems), c->dt, bi_scope_commrank(c->sc, to), tag, rp,
-                        to_int(c, ritems), c->dt, bi_scope_commrank(c->sc, from), tag,
-                        c->sc->ctx->comm, MPI_STATUS_IGNORE),
-           "MPI_Sendrecv");
+    bi_mpicount_free(&ks);
+    bi_mpicount_free(&kr);
 }
 
 void bi_waitall(bi_coll *c)

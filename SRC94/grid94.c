@@ -113,12 +113,16 @@ B94_EXPORT void B94F(setpvmtids, SETPVMTIDS)(blacs_int *ntasks, blacs_int *tids)
 
 B94_EXPORT void B94F(blacsinit, BLACSINIT)(blacs_int *nprow, blacs_int *npcol)
 {
-    blacs_int p = *nprow, q = *npcol;
-    blacs_int *map = malloc((size_t)(p > 0 ? p : 1) * (size_t)(q > 0 ? q : 1) * sizeof *map);
-    for (blacs_int i = 0; i < p; i++)
+    blacs_int p = *nprow, q = *npcol, me, np, none = 0;
+    Cblacs_pinfo(&me, &np);
+    /* GRIDMAP refuses an illegal grid before it reads the map: build none
+     * then (P*Q may not even fit an integer) */
+    int legal = p > 0 && q > 0 && p <= np && q <= np / p;
+    blacs_int *map = legal ? malloc((size_t)p * (size_t)q * sizeof *map) : &none;
+    for (blacs_int i = 0; legal && i < p; i++)
         for (blacs_int j = 0; j < q; j++) map[j * p + i] = i * q + j; /* row-major natural */
     new_grid(map, p > 0 ? p : 1, p, q);
-    free(map);
+    if (legal) free(map);
 }
 
 B94_EXPORT void B94F(gridmap, GRIDMAP)(blacs_int *usermap, blacs_int *ldumap, blacs_int *nprow,
