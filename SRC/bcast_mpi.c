@@ -6,23 +6,35 @@
 #include <math.h>
 #include "topo_algs.h"
 
+static void bcast(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype dt, size_t bytes)
+{
+    if (bi_g.debug >= 2 || bi_g.stats) {
+        /* non-blocking, so BLACS_DEBUG=2 notices a hang */
+        MPI_Request r;
+        BI_MPI(MPI_Ibcast(p, n, dt, c->root, comm, &r), "MPI_Ibcast");
+        bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, bytes);
+    } else {
+        BI_MPI(MPI_Bcast(p, n, dt, c->root, comm), "MPI_Bcast");
+    }
+}
+
 void bi_bcast_mpi(bi_coll *c)
 {
     MPI_Comm comm = bi_scope_comm(c->sc);
+    if (!c->count) {
+        /* an empty broadcast still happens (spec 7); with one byte, as MPI
+         * skips empty ones: a process whose shape is not empty then gets an
+         * error instead of waiting forever */
+        char token = 0;
+        bcast(c, comm, &token, 1, MPI_BYTE, 1);
+        return;
+    }
     char *p = c->buf;
     size_t left = c->count;
-    for (;;) { /* counts beyond INT_MAX go in pieces */
+    while (left) { /* counts beyond INT_MAX go in pieces */
         int n = left > (size_t)INT_MAX ? INT_MAX : (int)left;
-        if (bi_g.debug >= 2 || bi_g.stats) {
-            /* non-blocking, so BLACS_DEBUG=2 notices a hang */
-            MPI_Request r;
-            BI_MPI(MPI_Ibcast(p, n, c->dt, c->root, comm, &r), "MPI_Ibcast");
-            bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, (size_t)n * c->isize);
-        } else {
-            BI_MPI(MPI_Bcast(p, n, c->dt, c->root, comm), "MPI_Bcast");
-        }
+        bcast(c, comm, p, n, c->dt, (size_t)n * c->isize);
         left -= (size_t)n;
-        if (!left) break;
         p += (size_t)n * c->isize;
     }
 }
