@@ -5,18 +5,31 @@
 #include <math.h>
 #include "topo_algs.h"
 
-void bi_bcast_mpi(bi_coll *c)
+static void bcast(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype dt, size_t bytes)
 {
-    MPI_Comm comm = bi_scope_comm(c->sc);
-    bi_mpicount k = bi_mpicount_of(c->count, c->dt); /* past INT_MAX items: a derived type */
     if (bi_g.debug >= 2 || bi_g.stats) {
         /* non-blocking, so BLACS_DEBUG=2 notices a hang */
         MPI_Request r;
-        BI_MPI(MPI_Ibcast(c->buf, k.n, k.dt, c->root, comm, &r), "MPI_Ibcast");
-        bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, c->count * c->isize);
+        BI_MPI(MPI_Ibcast(p, n, dt, c->root, comm, &r), "MPI_Ibcast");
+        bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, bytes);
     } else {
-        BI_MPI(MPI_Bcast(c->buf, k.n, k.dt, c->root, comm), "MPI_Bcast");
+        BI_MPI(MPI_Bcast(p, n, dt, c->root, comm), "MPI_Bcast");
     }
+}
+
+void bi_bcast_mpi(bi_coll *c)
+{
+    MPI_Comm comm = bi_scope_comm(c->sc);
+    if (!c->count) {
+        /* an empty broadcast still happens (spec 7); with one byte, as MPI
+         * skips empty ones: a process whose shape is not empty then gets an
+         * error instead of waiting forever */
+        char token = 0;
+        bcast(c, comm, &token, 1, MPI_BYTE, 1);
+        return;
+    }
+    bi_mpicount k = bi_mpicount_of(c->count, c->dt); /* past INT_MAX items: a derived type */
+    bcast(c, comm, c->buf, k.n, k.dt, c->count * c->isize);
     bi_mpicount_free(&k);
 }
 

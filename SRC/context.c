@@ -287,8 +287,10 @@ void bi_gridexit(Int h, const char *routine)
     bi_ctx *c = ctxs[h];
     if (!c) bi_error(h, -1, routine, "Trying to exit an already freed context");
     bi_poll();
-    if (c->row.comm != MPI_COMM_NULL) BI_MPI_IN(MPI_Comm_free(&c->row.comm), "MPI_Comm_free", h, routine);
-    if (c->col.comm != MPI_COMM_NULL) BI_MPI_IN(MPI_Comm_free(&c->col.comm), "MPI_Comm_free", h, routine);
+    if (c->row.comm != MPI_COMM_NULL)
+        BI_MPI_IN(MPI_Comm_free(&c->row.comm), "MPI_Comm_free", h, routine);
+    if (c->col.comm != MPI_COMM_NULL)
+        BI_MPI_IN(MPI_Comm_free(&c->col.comm), "MPI_Comm_free", h, routine);
     if (c->syshandle > 0) bi_sys_free(c->syshandle, 1);
     /* buffered sends still in flight keep their own reference to the
      * communicator (MPI frees it once they complete) */
