@@ -179,7 +179,14 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
         c.tag = ntags ? bi_msgid_scoped(sc, root < 0 ? 0 : root, ntags, 1) : 0;
         alg(&c);
     }
-    if (user && lands && bi_cur_uop.post) bi_uop_apply(bi_cur_uop.post, count, c.buf, c.isize);
+    if (user && lands && bi_cur_uop.post) {
+        /* the result may still be on its way to other processes (the
+         * broadcast back of a leave-on-all): POST rewrites it in place, so
+         * those sends must be out first, or a receiver gets POST's output
+         * and applies POST once more */
+        bi_waitall(&c);
+        bi_uop_apply(bi_cur_uop.post, count, c.buf, c.isize);
+    }
 
     if (lands && count) {
         const size_t es = bi_types[s->type].size;
