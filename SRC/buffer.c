@@ -134,6 +134,11 @@ static BI_NORETURN void out_of_space(size_t n)
 bi_buf *bi_buf_get(size_t n)
 {
     bi_poll();
+    return bi_buf_take(n);
+}
+
+bi_buf *bi_buf_take(size_t n)
+{
     if (ready && ready->size >= n) {
         bi_buf *b = ready;
         ready = NULL;
