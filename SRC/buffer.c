@@ -118,9 +118,13 @@ static BI_NORETURN void out_of_space(size_t n)
                        "%d buffered sends outstanding",
                        n, bi_g.bufwait, nactive);
     int *cnt = calloc((size_t)bi_g.world_size, sizeof(int));
+    /* messages per destination: a long one goes as several sends (p2p.c) */
     for (bi_buf *b = head; b; b = b->next)
-        for (int i = 0; i < b->nreq; i++)
-            if (b->peer[i] >= 0 && b->peer[i] < bi_g.world_size) cnt[b->peer[i]]++;
+        for (int i = 0; i < b->nreq; i++) {
+            int dup = 0;
+            for (int k = 0; k < i && !dup; k++) dup = b->peer[k] == b->peer[i];
+            if (!dup && b->peer[i] >= 0 && b->peer[i] < bi_g.world_size) cnt[b->peer[i]]++;
+        }
     const char *sep = ": ";
     for (int r = 0; r < bi_g.world_size && len < (int)sizeof text - 40; r++)
         if (cnt[r]) {
