@@ -53,11 +53,38 @@ void bi_trace_send(bi_coll *c, int to, size_t bytes, int tag)
     fflush(f);
 }
 
+/* Request arrays: one operation at a time borrows the process's pool, which
+ * only grows (no allocation per call); a second simultaneous one would get
+ * its own array. */
+static MPI_Request *pool;
+static int poolmax, poolbusy;
+
+static void free_pool(void)
+{
+    free(pool);
+    pool = NULL;
+    poolmax = poolbusy = 0;
+}
+
 static void grow(bi_reqs *r)
 {
+    if (!r->r && !poolbusy && poolmax) {
+        r->r = pool;
+        r->max = poolmax;
+        poolbusy = 1;
+    }
     if (r->n == r->max) {
+        int first = !r->r && !poolbusy;
         r->max = r->max ? 2 * r->max : 8;
-        r->r = realloc(r->r, (size_t)r->max * sizeof *r->r);
+        MPI_Request *p = realloc(r->r, (size_t)r->max * sizeof *r->r);
+        if (!p) bi_error(-1, __LINE__, __FILE__, "out of memory for %d MPI requests", r->max);
+        if (first && !poolmax) bi_atexit(free_pool);
+        if (first || r->r == pool) { /* the pool grows with it */
+            pool = p;
+            poolmax = r->max;
+            poolbusy = 1;
+        }
+        r->r = p;
     }
 }
 
@@ -150,7 +177,8 @@ void bi_waitall(bi_coll *c)
 
 void bi_reqs_free(bi_reqs *r)
 {
-    free(r->r);
+    if (r->r && r->r == pool) poolbusy = 0; /* back to the pool, kept */
+    else free(r->r);
     r->r = NULL;
     r->n = r->max = 0;
 }
