@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <limits.h>
 #include "bi.h"
+#include "model.h"
 
 static int to_int(const bi_coll *c, size_t items)
 {
@@ -94,17 +95,22 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
     c->step++;
 }
 
-/* A process with several long messages to send (a tree node, the split
- * ring's root) sends them one after the other, as LAWN 73's models assume
- * (each send costs T_s, the first child is not slowed by the later ones):
- * on a network port shared fairly between concurrent sends, posting them
- * all at once delays every child until the last one is through (seen in
- * the SMPI surveys).  Short messages still go out together. */
-#define BI_SERIAL_BYTES 65536
+/* A process with several messages to send (a tree node, the split ring's
+ * root) sends them one after the other when the machine model says so
+ * (bi_serial_bytes, machine.c): LAWN 73's models charge each send T_s and
+ * let the first child start at once, while on a port shared fairly between
+ * concurrent sends the first child (the one with the deepest subtree) is
+ * slowed by every later one. */
+static double serial_bytes(void)
+{
+    static double b = -1;
+    if (b < 0) b = bi_serial_bytes(bi_machine_default());
+    return b;
+}
 
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
-    if (c->reqs.n && items * c->isize >= BI_SERIAL_BYTES) bi_waitall(c);
+    if (c->reqs.n && (double)(items * c->isize) >= serial_bytes()) bi_waitall(c);
     grow(&c->reqs);
     traced(c, to, items, tag);
     mpi_check(c, MPI_Isend(p, to_int(c, items), c->dt, bi_scope_commrank(c->sc, to), tag,

@@ -122,8 +122,10 @@ if [ -n "$SIMDRV" ] && [ -x "$SIMDRV" ] && command -v smpirun > /dev/null; then
   # the simulated one-way latency as alpha (SMPI's end-to-end latency is not
   # the platform file's nominal 1 us), so model and simulation share T_p2p
   BC=0.00064 G=0.002
+  # the library's own machine model (machine.c: 'A', 'P', when a node's
+  # sends go one after the other) is told the same machine
   sim() { # KIND TOPS MACHINE
-    BLACS_ALPHA=1 BLACS_SEND_ALPHA=0.5 BLACS_BETA=0.00008 BLACS_GAMMA=0.00025 \
+    BLACS_ALPHA=${AC:-1} BLACS_SEND_ALPHA=${AC:-1} BLACS_BETA=0.00008 BLACS_GAMMA=0.00025 \
       timeout -k 5 120 smpirun -np $P -platform $PF -hostfile "$HF" "$SIMDRV" "${SIMCFG[@]}" \
       run -k "$1" -t "$2" -b 4 -n "$N" -p "$3" -l bench >> "$RAW/sim.csv" 2>> "$RAW/sim.err"
   }
