@@ -25,7 +25,10 @@
 #
 # Environment: TDIR, OUT (TIMING/out), MPIEXEC, RUNS (BENCH_RUNS, 5),
 # ROUNDS (BENCH_ROUNDS, 5), NMAX (BENCH_NMAX, 10^6), SIMDRV (path of the
-# SMPI driver; empty or missing: no SMPI table), RUN_TIMEOUT (60 s a run).
+# SMPI driver; empty or missing: no SMPI table), RUN_TIMEOUT (60 s a run),
+# NICE (a nice value for the timed runs), BASE=1 (TDIR/base/bench, another
+# revision's library from `make bench-base`, joins the alternation: columns
+# base us, ours/base, and CSV rows with peer base).
 set -u
 TDIR=${TDIR:-build/default/timing}
 OUT=${OUT:-TIMING/out}
@@ -45,25 +48,35 @@ LOAD0=$(load)
 libs=(ours)
 [ -x "$TDIR/ref/bench" ] && libs+=(ref)
 [ -x "$TDIR/ours/bench" ] || { echo "bench.sh: $TDIR/ours/bench missing (make bench builds it)"; exit 2; }
+HAVEREF=0 HAVEBASE=0
+[ -x "$TDIR/ref/bench" ] && HAVEREF=1
+if [ -n "${BASE:-}" ]; then
+  [ -x "$TDIR/base/bench" ] || { echo "bench.sh: BASE set but $TDIR/base/bench missing (make bench-base BENCH_REV=...)"; exit 2; }
+  libs+=(base) HAVEBASE=1
+fi
+NICECMD=
+[ -n "${NICE:-}" ] && NICECMD="nice -n $NICE"
 
 echo "make bench: $(nproc 2> /dev/null) cores, load average $LOAD0 (1, 5, 15 min) at the start;" \
-     "$RUNS alternated runs of ${libs[*]}, $ROUNDS rounds each, 2 processes"
+     "$RUNS alternated runs of ${libs[*]}, $ROUNDS rounds each, 2 processes${NICE:+, nice $NICE}" \
+     "$([ $HAVEBASE = 1 ] && echo "; base = revision $(cat "$TDIR/base/REV" 2> /dev/null)")"
 order=("${libs[@]}")
 fail=0
 for ((k = 1; k <= RUNS; k++)); do
   for lib in "${order[@]}"; do
-    if ! timeout -k 5 "$RUN_TIMEOUT" $MPIEXEC -n 2 "$TDIR/$lib/bench" "$ROUNDS" "$NMAX" \
+    if ! timeout -k 5 "$RUN_TIMEOUT" $NICECMD $MPIEXEC -n 2 "$TDIR/$lib/bench" "$ROUNDS" "$NMAX" \
          > "$RAW/${lib}_$k.csv" 2> "$RAW/${lib}_$k.err"; then
       echo "bench.sh: run $k of $lib failed (see $RAW/${lib}_$k.err)" >&2
       fail=1
     fi
   done
-  # ABBA: the next run starts with the library that ended this one
-  if [ ${#order[@]} = 2 ]; then order=("${order[1]}" "${order[0]}"); fi
+  # the next run starts with the library that ended this one (ABBA for two)
+  order=("${order[@]: -1}" "${order[@]:0:${#order[@]}-1}")
 done
 LOAD1=$(load)
 
-cat "$RAW"/*.csv 2> /dev/null | awk -F, -v csv="$OUT/bench.csv" -v ref=$([ ${#libs[@]} = 2 ] && echo 1 || echo 0) '
+awk -F, -v csv="$OUT/bench.csv" -v ref=$HAVEREF -v base=$HAVEBASE '
+  FNR == 1 { lib = FILENAME; sub(/.*\//, "", lib); sub(/_[0-9]+\.csv$/, "", lib) }
   function med(s,   a, k, i, j, t) {
     k = split(s, a, " ")
     for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -73,9 +86,11 @@ cat "$RAW"/*.csv 2> /dev/null | awk -F, -v csv="$OUT/bench.csv" -v ref=$([ ${#li
   NF >= 7 {
     key = $2 SUBSEP $3
     if (!(key in seen)) { seen[key] = 1; ord[++nk] = key }
-    if ($1 == "ours") { ours[key] = ours[key] " " $5; rat[key] = rat[key] " " ($6 > 0 ? $5 / $6 : 0); mpi[key] = mpi[key] " " $6 }
-    else { refb[key] = refb[key] " " $5; mpi[key] = mpi[key] " " $6 }
-    if ($7 != "ok") wrong[$1 SUBSEP key] = 1
+    if (lib == "ours") { ours[key] = ours[key] " " $5; rat[key] = rat[key] " " ($6 > 0 ? $5 / $6 : 0) }
+    else if (lib == "base") baseb[key] = baseb[key] " " $5
+    else refb[key] = refb[key] " " $5
+    mpi[key] = mpi[key] " " $6
+    if ($7 != "ok") wrong[lib SUBSEP key] = 1
   }
   END {
     desc["tc"] = "T_c echo: DGESD2D+DGERV2D vs MPI_Send+MPI_Recv"
@@ -89,18 +104,24 @@ cat "$RAW"/*.csv 2> /dev/null | awk -F, -v csv="$OUT/bench.csv" -v ref=$([ ${#li
       split(ord[i], kk, SUBSEP); op = kk[1]; n = kk[2]
       if (op != last) {
         printf "\n%s\n", desc[op]
-        printf "  %9s %11s %11s %11s %9s %9s %9s\n", "n", "ours us", "MPI us", "ref us", "ours/MPI", "ours/ref", "ref/MPI"
+        printf "  %9s %11s %11s %11s %9s %9s %9s", "n", "ours us", "MPI us", "ref us", "ours/MPI", "ours/ref", "ref/MPI"
+        if (base) printf " %11s %9s", "base us", "ours/base"
+        printf "\n"
         last = op
       }
       o = med(ours[ord[i]]); m = med(mpi[ord[i]]); r = ref ? med(refb[ord[i]]) : -1; q = med(rat[ord[i]])
-      flag = (wrong["ours" SUBSEP ord[i]] ? " WRONG(ours)" : "") (wrong["reference" SUBSEP ord[i]] ? " WRONG(ref)" : "")
-      if (r > 0) printf "  %9d %11.2f %11.2f %11.2f %9.3f %9.3f %9.3f%s\n", n, o, m, r, q, o / r, r / m, flag
-      else printf "  %9d %11.2f %11.2f %11s %9.3f %9s %9s%s\n", n, o, m, "-", q, "-", "-", flag
+      flag = (wrong["ours" SUBSEP ord[i]] ? " WRONG(ours)" : "") (wrong["ref" SUBSEP ord[i]] ? " WRONG(ref)" : "") \
+             (wrong["base" SUBSEP ord[i]] ? " WRONG(base)" : "")
+      if (r > 0) printf "  %9d %11.2f %11.2f %11.2f %9.3f %9.3f %9.3f", n, o, m, r, q, o / r, r / m
+      else printf "  %9d %11.2f %11.2f %11s %9.3f %9s %9s", n, o, m, "-", q, "-", "-"
+      if (base) { b = med(baseb[ord[i]]); printf " %11.2f %9.3f", b, (b > 0 ? o / b : 0) }
+      printf "%s\n", flag
       top = op == "tc" ? "-" : "\" \""; sc = op == "tc" ? "p2p" : "all"
       printf "%s,%s,%s,2,%d,%.4f,mpi,%.4f,%.6g\n", op, top, sc, n, o, m, q > csv
       if (r > 0) printf "%s,%s,%s,2,%d,%.4f,refblacs,%.4f,%.6g\n", op, top, sc, n, o, r, o / r >> csv
+      if (base && b > 0) printf "%s,%s,%s,2,%d,%.4f,base,%.4f,%.6g\n", op, top, sc, n, o, b, o / b >> csv
     }
-  }'
+  }' /dev/null $(ls "$RAW"/*_[0-9]*.csv 2> /dev/null)
 echo
 echo "(medians over the runs, us per operation; ours/MPI: median of each run's ratio; ours/ref: ratio of medians)"
 echo "load average $LOAD1 at the end of the 2-process runs ($(( $(date +%s) - t0 )) s)"
