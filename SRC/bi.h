@@ -214,6 +214,7 @@ typedef struct bi_buf {
     char *data;                    /* 64-byte aligned */
 } bi_buf;
 bi_buf *bi_buf_get(size_t nbytes);           /* ready buffer or a new one; emergency wait */
+bi_buf *bi_buf_take(size_t nbytes);          /* the same without polling first */
 MPI_Request *bi_buf_req(bi_buf *b, int peer_world_rank); /* slot for one more send */
 void bi_buf_post(bi_buf *b);                 /* sends posted: to the active queue */
 void bi_buf_release(bi_buf *b);              /* not used for sends: back to ready/free */

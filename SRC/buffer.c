@@ -1,13 +1,16 @@
 /*
  * buffer.c -- buffering for locally-blocking sends, LAWN 73 section 6.2.2.
  *
- * A buffer is ready (at most one is kept, unused), active (non-blocking
- * sends are being performed from it: a queue), or inactive (its sends are
- * done; found by polling).  An inactive buffer becomes the ready one if
- * there is none or if it is larger (the old ready one is released),
- * otherwise it is released: at most one unused buffer stays allocated.  All
- * queue work happens after the sends are started, so receivers never pay
- * for it.  When memory runs out (malloc fails or the BLACS_BUFMAX cap is
+ * A buffer is ready (unused, kept for reuse), active (non-blocking sends
+ * are being performed from it: a queue), or inactive (its sends are done;
+ * found by polling).  An inactive buffer becomes a ready one; of the ready
+ * ones at most NREADY stay allocated (the largest).  The paper keeps one;
+ * we keep a few because one call may hold several at once (a combine's
+ * result and partner buffers, MPI's pair vector of comb_mpi.c, a receive's
+ * scratch), and with one ready buffer each such call would allocate and
+ * free the others every time.  A request takes the smallest ready buffer
+ * that fits.  All queue work happens after the sends are started, so
+ * receivers never pay for it.  When memory runs out (malloc fails or the BLACS_BUFMAX cap is
  * reached) we wait up to BLACS_BUFWAIT seconds (BLACS_SET WHAT=20) for
  * active buffers to drain, then stop with an error that says how many sends
  * are outstanding to whom.
@@ -17,7 +20,9 @@
 #include <string.h>
 #include "bi.h"
 
-static bi_buf *ready, *head, *tail, *cursor;
+#define NREADY 4
+static bi_buf *ready[NREADY], *head, *tail, *cursor;
+static int nready;
 static int nactive;
 static size_t inuse, hwm; /* bytes held by all buffers, and the most ever */
 
@@ -47,16 +52,45 @@ static void free_buf(bi_buf *b)
     free(b);
 }
 
-/* a buffer nobody sends from any more: keep the larger of it and ready */
+/* index of the smallest ready buffer of at least n bytes (-1: none) */
+static int ready_fit(size_t n)
+{
+    int k = -1;
+    for (int i = 0; i < nready; i++)
+        if (ready[i]->size >= n && (k < 0 || ready[i]->size < ready[k]->size)) k = i;
+    return k;
+}
+
+static bi_buf *ready_take(int k)
+{
+    bi_buf *b = ready[k];
+    ready[k] = ready[--nready];
+    b->nreq = 0;
+    return b;
+}
+
+/* a buffer nobody sends from any more: ready for reuse, unless NREADY
+ * larger ones are kept already */
 void bi_buf_release(bi_buf *b)
 {
     if (!b) return;
     b->nreq = 0;
-    if (!ready) ready = b;
-    else if (b->size > ready->size) {
-        free_buf(ready);
-        ready = b;
+    if (nready < NREADY) {
+        ready[nready++] = b;
+        return;
+    }
+    int k = 0;
+    for (int i = 1; i < nready; i++)
+        if (ready[i]->size < ready[k]->size) k = i;
+    if (b->size > ready[k]->size) {
+        free_buf(ready[k]);
+        ready[k] = b;
     } else free_buf(b);
+}
+
+static void free_ready(void)
+{
+    while (nready) free_buf(ready[--nready]);
 }
 
 static void unlink_active(bi_buf *b)
@@ -134,9 +168,13 @@ static BI_NORETURN void out_of_space(size_t n)
                        "%d buffered sends outstanding",
                        n, bi_g.bufwait, nactive);
     int *cnt = calloc((size_t)bi_g.world_size, sizeof(int));
+    /* messages per destination: a long one goes as several sends (p2p.c) */
     for (bi_buf *b = head; b; b = b->next)
-        for (int i = 0; i < b->nreq; i++)
-            if (b->peer[i] >= 0 && b->peer[i] < bi_g.world_size) cnt[b->peer[i]]++;
+        for (int i = 0; i < b->nreq; i++) {
+            int dup = 0;
+            for (int k = 0; k < i && !dup; k++) dup = b->peer[k] == b->peer[i];
+            if (!dup && b->peer[i] >= 0 && b->peer[i] < bi_g.world_size) cnt[b->peer[i]]++;
+        }
     const char *sep = ": ";
     for (int r = 0; r < bi_g.world_size && len < (int)sizeof text - 40; r++)
         if (cnt[r]) {
@@ -150,32 +188,28 @@ static BI_NORETURN void out_of_space(size_t n)
 bi_buf *bi_buf_get(size_t n)
 {
     bi_poll();
-    if (ready && ready->size >= n) {
-        bi_buf *b = ready;
-        ready = NULL;
-        b->nreq = 0;
-        return b;
-    }
-    if (ready) { /* too small: release it and allocate the size needed */
-        free_buf(ready);
-        ready = NULL;
+    return bi_buf_take(n);
+}
+
+bi_buf *bi_buf_take(size_t n)
+{
+    int k = ready_fit(n);
+    if (k >= 0) return ready_take(k);
+    /* none fits: make room by releasing the smallest, allocate the size needed */
+    if (nready == NREADY) {
+        k = 0;
+        for (int i = 1; i < nready; i++)
+            if (ready[i]->size < ready[k]->size) k = i;
+        free_buf(ready_take(k));
     }
     bi_buf *b = alloc_buf(n);
     if (b) return b;
-    /* emergency: wait for active buffers to drain (6.2.2) */
+    /* emergency: wait for active buffers to drain (6.2.2); the ready ones
+     * are too small, so their memory goes first */
+    free_ready();
     double t0 = MPI_Wtime();
     while (MPI_Wtime() - t0 < bi_g.bufwait) {
         free_finished();
-        if (ready) {
-            if (ready->size >= n) {
-                b = ready;
-                ready = NULL;
-                b->nreq = 0;
-                return b;
-            }
-            free_buf(ready);
-            ready = NULL;
-        }
         if ((b = alloc_buf(n))) return b;
     }
     out_of_space(n);
@@ -225,8 +259,5 @@ void bi_buf_freeall(int wait)
     } else {
         free_finished();
     }
-    if (ready) {
-        free_buf(ready);
-        ready = NULL;
-    }
+    free_ready();
 }

@@ -1,14 +1,17 @@
 /*
  * machine.c -- default machine parameters for the cost models (LAWN 73 3.3:
  * T_c and T_s linear in the message length; slides: alpha, beta, gamma).
- * Used where no measurement is at hand: the automatic topology 'A' and the
- * segment size of the pipelined ring 'P'.  Environment (read once):
+ * Used where no measurement is at hand: the automatic topology 'A', the
+ * segment size of the pipelined ring 'P', and when a process's messages of
+ * one collective go one after the other (bi_serial_bytes).  Environment
+ * (read once):
  *   BLACS_ALPHA        T_c(0), start-up of a complete communication, us   (2.0)
  *   BLACS_SEND_ALPHA   T_s(0), time to post a send, us                    (0.5)
  *   BLACS_BETA         us per byte sent (T_c and T_s)            (1e-4: 10 GB/s)
  *   BLACS_GAMMA        us per byte combined                      (2.5e-4)
  *   BLACS_MEMCPY_BETA  us per byte copied (T_m)                  (5e-5: 20 GB/s)
  */
+#include <math.h>
 #include <stdlib.h>
 #include "model.h"
 
@@ -34,4 +37,22 @@ const bi_machine *bi_machine_default(void)
         done = 1;
     }
     return &m;
+}
+
+/* The length from which a process that has a message in flight waits for
+ * it before posting the next one (transport.c).  Posting at once shares the
+ * link: the message in flight -- a tree's first child, whose subtree is the
+ * deepest -- is delayed by the new one's transfer, bytes * beta.  Waiting
+ * delays the new message instead, by what a complete communication costs
+ * beyond the send overhead the models charge, T_c(0) - T_s(0); a tree's
+ * later children have that much slack or more.  So messages go one after
+ * the other from (T_c(0) - T_s(0)) / beta bytes on: always where a send
+ * costs as much as a complete communication (SMPI with every message
+ * rendezvous), never on an infinitely fast link. */
+double bi_serial_bytes(const bi_machine *m)
+{
+    double d = m->tc.a - m->ts.a;
+    if (d <= 0) return 0;
+    if (m->tc.b <= 0) return HUGE_VAL;
+    return d / m->tc.b;
 }

@@ -17,6 +17,10 @@
  * decide from them locally. */
 const bi_machine *bi_machine_default(void);
 
+/* message length in bytes from which a process sends its messages of one
+ * operation one after the other instead of all at once (machine.c) */
+double bi_serial_bytes(const bi_machine *m);
+
 /* rings / branches / paths that topology t means for a broadcast in a scope
  * of np processes of context c (c may be NULL: BLACS_SET defaults) */
 int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np);

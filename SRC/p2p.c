@@ -11,6 +11,7 @@
  * column or row): LAWN 73 7.1.2's wildcard receive; Cblacs_lastsrc tells
  * who sent.
  */
+#include <string.h>
 #include "bi.h"
 
 int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
@@ -22,27 +23,143 @@ int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
     return (int)(r * c->npcol + col);
 }
 
+/* ---- long messages in pieces -------------------------------------------
+ * A locally-blocking send must copy the whole message out of A before it
+ * returns.  A long message is therefore sent in pieces: piece j is copied
+ * into the buffer and posted with MPI_Isend at once, so the receiver drains
+ * piece j while piece j+1 is being copied, and the copy costs about one
+ * piece instead of the whole message (the rest overlaps the transfer).
+ *
+ * The pieces follow one fixed schedule both sides know: piece j has
+ * piece_elems(j) elements (SEG0 bytes, doubling up to SEGMAX).  A message of
+ * fewer than SEG0 bytes is one piece (one MPI message, as always).  A longer
+ * one is cut into full pieces while enough is left, then a last piece that
+ * is shorter than its full size -- empty if the message ended exactly after
+ * a full piece.  Hence the receiver's rule: a piece of exactly its full size
+ * is followed by another one.  It needs no message length in advance, so
+ * the usual MPI semantics stay: a message shorter than the receiving shape
+ * fills its leading elements, a longer one is a truncation error (at the
+ * piece that overflows).  All pieces of one message carry the same ID, and
+ * MPI's non-overtaking order (same source, tag and communicator) keeps them
+ * in order.  SEG0 is not a power of two, so common block sizes (NB x NB
+ * doubles) rarely end exactly at a piece boundary and need the empty piece.
+ * Safety of the locally-blocking send: every piece is copied into the
+ * message's buffer before its MPI_Isend, MPI never sees A, and the buffer is
+ * released only when all the pieces' requests are complete (buffer.c). */
+#define SEG0 ((size_t)40960)
+#define SEGMAX (16 * SEG0)
+
+static size_t piece_elems(int j, size_t es)
+{
+    size_t b = j < 4 ? SEG0 << j : SEGMAX;
+    return b / es; /* SEG0 is a multiple of 16: whole elements of every type */
+}
+
+/* the elements of a shape in column order from some position on: the
+ * pieces of a non-contiguous shape are copied out of (into) A in turn */
+typedef struct {
+    const bi_shape *s;
+    char *A;
+    size_t es;
+    Int j, r, hi; /* next element: row r of column j; the column's rows end at hi */
+} walk;
+
+static void walk_start(walk *w, const bi_shape *s, void *A, size_t skip)
+{
+    Int lo = 0;
+    w->s = s;
+    w->A = A;
+    w->es = bi_types[s->type].size;
+    w->j = w->r = w->hi = 0;
+    for (; w->j < s->n; w->j++) {
+        bi_shape_rows(s, w->j, &lo, &w->hi);
+        if (w->hi > lo && (size_t)(w->hi - lo) > skip) break;
+        if (w->hi > lo) skip -= (size_t)(w->hi - lo);
+    }
+    w->r = lo + (Int)skip;
+}
+
+/* k elements between the walk's position in A and buf (pack: A -> buf) */
+static void walk_copy(walk *w, char *buf, size_t k, int pack)
+{
+    while (k) {
+        while (w->r >= w->hi) { /* next non-empty column */
+            Int lo;
+            w->j++;
+            bi_shape_rows(w->s, w->j, &lo, &w->hi);
+            w->r = lo;
+        }
+        size_t t = (size_t)(w->hi - w->r) < k ? (size_t)(w->hi - w->r) : k;
+        char *a = w->A + ((size_t)w->j * (size_t)w->s->lda + (size_t)w->r) * w->es;
+        if (pack) memcpy(buf, a, t * w->es);
+        else memcpy(a, buf, t * w->es);
+        buf += t * w->es;
+        w->r += (Int)t;
+        k -= t;
+    }
+}
+
+/* elements of a shape, and whether they lie as one block (GE in line) */
+static size_t shape_count(const bi_shape *s)
+{
+    if (s->tr) return bi_shape_count(s);
+    return s->m > 0 && s->n > 0 ? (size_t)s->m * (size_t)s->n : 0;
+}
+static int shape_contig(const bi_shape *s)
+{
+    if (s->tr) return bi_shape_contig(s);
+    return s->m <= 0 || s->n <= 0 || s->n == 1 || s->lda == s->m;
+}
+
+static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, int dest, int tag,
+                  const char *routine)
+{
+    MPI_Request *r = bi_buf_req(b, c->world[dest]);
+#if defined(BI_FAULT) && BI_FAULT == 5
+    /* planted fault 5: a send that blocks until it is received */
+    BI_MPI_IN(MPI_Issend(b->data + off, (int)k, t, dest, tag, c->comm, r), "MPI_Issend", c->handle,
+              routine);
+    bi_wait(r, MPI_STATUS_IGNORE, c->comm, dest, tag, 0);
+    b->nreq--;
+#else
+    BI_MPI_IN(MPI_Isend(b->data + off, (int)k, t, dest, tag, c->comm, r), "MPI_Isend", c->handle,
+              routine);
+#endif
+}
+
+/* The send's head (up to MPI_Isend) is on the critical path of every
+ * exchange, so it does no polling (bi_buf_take; bi_buf_post polls after the
+ * send is out) and no generic shape walk for the usual one-block case. */
 void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdest,
                  const char *routine)
 {
-    bi_ctx *c = bi_ctx_get(ctxt, routine);
+    bi_ctx *c = bi_ctx_find(ctxt);
+    if (!c) c = bi_ctx_get(ctxt, routine); /* reports the invalid context */
     int argr = s->tr ? 8 : 6;
-    int dest = bi_vpid(c, rdest, cdest, ctxt, routine, argr, s->tr ? "RDEST/CDEST" : "RDEST/CDEST");
-    size_t n = bi_shape_count(s), es = bi_types[s->type].size;
-    bi_buf *b = bi_buf_get(n * es);
-    bi_pack(s, A, b->data);
+    int dest = bi_vpid(c, rdest, cdest, ctxt, routine, argr, "RDEST/CDEST");
+    const size_t es = bi_types[s->type].size, n = shape_count(s), nb = n * es;
+    const MPI_Datatype t = bi_mpitype(s->type);
+    const int contig = shape_contig(s);
     int tag = bi_msgid_p2p_send(c, dest, 1);
-    MPI_Request *r = bi_buf_req(b, c->world[dest]);
-    bi_mpicount k = bi_mpicount_of(n, bi_mpitype(s->type));
-#if defined(BI_FAULT) && BI_FAULT == 5
-    /* planted fault 5: a send that blocks until it is received */
-    BI_MPI_IN(MPI_Issend(b->data, k.n, k.dt, dest, tag, c->comm, r), "MPI_Issend", ctxt, routine);
-    bi_wait(r, MPI_STATUS_IGNORE, c->comm, dest, tag, n * es);
-    b->nreq = 0;
-#else
-    BI_MPI_IN(MPI_Isend(b->data, k.n, k.dt, dest, tag, c->comm, r), "MPI_Isend", ctxt, routine);
-#endif
-    bi_mpicount_free(&k);
+    bi_buf *b = bi_buf_take(nb);
+    if (nb < SEG0) {
+        if (contig) {
+            if (nb) memcpy(b->data, A, nb);
+        } else bi_pack(s, A, b->data);
+        isend(c, b, 0, n, t, dest, tag, routine);
+    } else {
+        walk w;
+        if (!contig) walk_start(&w, s, (void *)A, 0);
+        size_t e = 0;
+        for (int j = 0;; j++) {
+            size_t full = piece_elems(j, es), k = n - e < full ? n - e : full;
+            if (contig) memcpy(b->data + e * es, (const char *)A + e * es, k * es);
+            else walk_copy(&w, b->data + e * es, k, 1);
+            isend(c, b, e * es, k, t, dest, tag, routine);
+            e += k;
+            if (k < full) break; /* the last piece; after a full one another follows */
+        }
+    }
     bi_buf_post(b);
 }
 
@@ -67,6 +184,36 @@ static int any_source(bi_ctx *c, Int rsrc, Int csrc, int *tag)
     }
 }
 
+/* one piece of a message into p (cnt items of t); returns the elements
+ * received if count, else 0 (MPI_Get_elements is not free, and the usual
+ * short message cannot be a full first piece) */
+static size_t recv_piece(bi_ctx *c, const bi_shape *s, void *p, size_t cnt, MPI_Datatype t, int src,
+                         int tag, int count, const char *routine)
+{
+    MPI_Status st;
+    int rc;
+    if (bi_g.debug >= 2 || bi_g.stats) {
+        MPI_Request r;
+        rc = MPI_Irecv(p, (int)cnt, t, src, tag, c->comm, &r);
+        if (rc == MPI_SUCCESS)
+            rc = bi_wait(&r, &st, c->comm, src, tag, shape_count(s) * bi_types[s->type].size);
+    } else {
+        rc = MPI_Recv(p, (int)cnt, t, src, tag, c->comm, &st);
+    }
+    if (rc != MPI_SUCCESS) {
+        int cls;
+        MPI_Error_class(rc, &cls);
+        if (cls == MPI_ERR_TRUNCATE)
+            bi_error(c->handle, -1, routine,
+                     "message from {%d,%d} is longer than the %zu elements of the receiving shape (M=%ld, N=%ld)",
+                     src / c->npcol, src % c->npcol, shape_count(s), (long)s->m, (long)s->n);
+        BI_MPI_IN(rc, "MPI_Recv", c->handle, routine);
+    }
+    int k = 0;
+    if (count) BI_MPI_IN(MPI_Get_elements(&st, t, &k), "MPI_Get_elements", c->handle, routine);
+    return k > 0 ? (size_t)k : 0;
+}
+
 void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const char *routine)
 {
     bi_ctx *c = bi_ctx_get(ctxt, routine);
@@ -80,28 +227,37 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
         tag = bi_msgid_p2p_recv(c, src, 0);
     }
     bi_msgid_p2p_recv(c, src, 1);
-    MPI_Status st;
-    int rc;
-    bi_mpicount k = {1, MPI_DATATYPE_NULL, 1};
-    if (bi_shape_contig(s)) k = bi_mpicount_of(bi_shape_count(s), bi_mpitype(s->type));
-    else k.dt = bi_shape_mpitype(s);
-    if (bi_g.debug >= 2 || bi_g.stats) {
-        MPI_Request r;
-        rc = MPI_Irecv(A, k.n, k.dt, src, tag, c->comm, &r);
-        if (rc == MPI_SUCCESS)
-            rc = bi_wait(&r, &st, c->comm, src, tag, bi_shape_count(s) * bi_types[s->type].size);
-    } else {
-        rc = MPI_Recv(A, k.n, k.dt, src, tag, c->comm, &st);
+    const size_t es = bi_types[s->type].size, n = shape_count(s);
+    const int contig = shape_contig(s);
+    const MPI_Datatype el = bi_mpitype(s->type);
+    /* piece 0 (the whole message if it is short) lands in A: contiguous, or
+     * described by the shape's datatype (it fills the leading elements) */
+    size_t p0 = piece_elems(0, es), got;
+    if (contig) got = recv_piece(c, s, A, n < p0 ? n : p0, el, src, tag, n >= p0, routine);
+    else {
+        MPI_Datatype t = bi_shape_mpitype(s);
+        got = recv_piece(c, s, A, 1, t, src, tag, n >= p0, routine);
+        BI_MPI_IN(MPI_Type_free(&t), "MPI_Type_free", ctxt, routine);
     }
-    bi_mpicount_free(&k);
-    if (rc != MPI_SUCCESS) {
-        int cls;
-        MPI_Error_class(rc, &cls);
-        if (cls == MPI_ERR_TRUNCATE)
-            bi_error(ctxt, -1, routine,
-                     "message from {%d,%d} is longer than the %zu elements of the receiving shape (M=%ld, N=%ld)",
-                     src / c->npcol, src % c->npcol, bi_shape_count(s), (long)s->m, (long)s->n);
-        BI_MPI_IN(rc, "MPI_Recv", ctxt, routine);
+    if (got == p0) { /* a full first piece: a long message, more pieces follow */
+        bi_buf *scratch = NULL;
+        walk w;
+        if (!contig) {
+            scratch = bi_buf_take(SEGMAX);
+            walk_start(&w, s, A, p0);
+        }
+        size_t e = p0;
+        for (int j = 1;; j++) {
+            size_t full = piece_elems(j, es), cap = n - e < full ? n - e : full;
+            if (contig) got = recv_piece(c, s, (char *)A + e * es, cap, el, src, tag, 1, routine);
+            else {
+                got = recv_piece(c, s, scratch->data, cap, el, src, tag, 1, routine);
+                walk_copy(&w, scratch->data, got, 0);
+            }
+            e += got;
+            if (got < full) break;
+        }
+        bi_buf_release(scratch);
     }
     c->lastsrc = src;
     bi_poll();

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <limits.h>
 #include "bi.h"
+#include "model.h"
 
 static FILE *trace_file(void)
 {
@@ -35,11 +36,38 @@ void bi_trace_send(bi_coll *c, int to, size_t bytes, int tag)
     fflush(f);
 }
 
+/* Request arrays: one operation at a time borrows the process's pool, which
+ * only grows (no allocation per call); a second simultaneous one would get
+ * its own array. */
+static MPI_Request *pool;
+static int poolmax, poolbusy;
+
+static void free_pool(void)
+{
+    free(pool);
+    pool = NULL;
+    poolmax = poolbusy = 0;
+}
+
 static void grow(bi_reqs *r)
 {
+    if (!r->r && !poolbusy && poolmax) {
+        r->r = pool;
+        r->max = poolmax;
+        poolbusy = 1;
+    }
     if (r->n == r->max) {
+        int first = !r->r && !poolbusy;
         r->max = r->max ? 2 * r->max : 8;
-        r->r = realloc(r->r, (size_t)r->max * sizeof *r->r);
+        MPI_Request *p = realloc(r->r, (size_t)r->max * sizeof *r->r);
+        if (!p) bi_error(-1, __LINE__, __FILE__, "out of memory for %d MPI requests", r->max);
+        if (first && !poolmax) bi_atexit(free_pool);
+        if (first || r->r == pool) { /* the pool grows with it */
+            pool = p;
+            poolmax = r->max;
+            poolbusy = 1;
+        }
+        r->r = p;
     }
 }
 
@@ -49,17 +77,22 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
     c->step++;
 }
 
-/* A process with several long messages to send (a tree node, the split
- * ring's root) sends them one after the other, as LAWN 73's models assume
- * (each send costs T_s, the first child is not slowed by the later ones):
- * on a network port shared fairly between concurrent sends, posting them
- * all at once delays every child until the last one is through (seen in
- * the SMPI surveys).  Short messages still go out together. */
-#define BI_SERIAL_BYTES 65536
+/* A process with several messages to send (a tree node, the split ring's
+ * root) sends them one after the other when the machine model says so
+ * (bi_serial_bytes, machine.c): LAWN 73's models charge each send T_s and
+ * let the first child start at once, while on a port shared fairly between
+ * concurrent sends the first child (the one with the deepest subtree) is
+ * slowed by every later one. */
+static double serial_bytes(void)
+{
+    static double b = -1;
+    if (b < 0) b = bi_serial_bytes(bi_machine_default());
+    return b;
+}
 
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
-    if (c->reqs.n && items * c->isize >= BI_SERIAL_BYTES) bi_waitall(c);
+    if (c->reqs.n && (double)(items * c->isize) >= serial_bytes()) bi_waitall(c);
     grow(&c->reqs);
     traced(c, to, items, tag);
     bi_mpicount k = bi_mpicount_of(items, c->dt);
@@ -157,7 +190,8 @@ void bi_waitall(bi_coll *c)
 
 void bi_reqs_free(bi_reqs *r)
 {
-    free(r->r);
+    if (r->r && r->r == pool) poolbusy = 0; /* back to the pool, kept */
+    else free(r->r);
     r->r = NULL;
     r->n = r->max = 0;
 }

@@ -12,6 +12,20 @@
 # topology table and its cost models).
 # Knobs: TIMING_NP (2), TIMING_OUT (TIMING/out), REFBLACS (path of the
 # reference library, empty to leave it out), TIMING_QUICK=1 (tiny sizes).
+#
+#   make bench      issue 13's side-by-side table, in under 3 minutes: point-to-
+#                   point echo, broadcast, sum and absolute-value maxima (TOP ' ')
+#                   of ours, MPI's primitives and the reference BLACS on 2
+#                   processes, n = 1 .. 10^6 (medians of alternated runs), and,
+#                   when SimGrid is installed, the SMPI table of T_coll/T_p2p on
+#                   the 256-node fat tree with each topology's model value
+#                   (TIMING/bench.sh; writes $(TIMING_OUT)/bench.csv).  Knobs:
+#                   BENCH_RUNS (5 runs of each binary), BENCH_ROUNDS (5),
+#                   BENCH_NMAX (10^6), BENCH_SIM=0 (no SMPI table), BENCH_NICE
+#                   (a nice value for the timed runs, e.g. -10 as root on a
+#                   shared machine), BENCH_BASE=1 (also the library of
+#                   `make bench-base BENCH_REV=<git revision>`, alternated with
+#                   the others: before/after in one time window).
 
 TIMING_NP    ?= 2
 TIMING_OUT   ?= TIMING/out
@@ -37,6 +51,7 @@ $(eval $(call TIMING_PROG_RULES,Tc,tc))
 $(eval $(call TIMING_PROG_RULES,Ts,ts))
 $(eval $(call TIMING_PROG_RULES,Tbs,tbs))
 $(eval $(call TIMING_PROG_RULES,Tg,tg))
+$(eval $(call TIMING_PROG_RULES,bench,bench))
 
 $(TDIR)/Tmo: TIMING/tmachine.c TIMING/model_api.h $(TIMING_HDRS) $(CONFIG) $(LIBDIR)/libblacs.a
 	@mkdir -p $(dir $@)
@@ -46,11 +61,32 @@ $(TDIR)/tanalyze: TIMING/tanalyze.c TIMING/tstat.h TIMING/model_api.h $(CONFIG) 
 	@mkdir -p $(dir $@)
 	$(MPICC) $(TCFLAGS) -o $@ $< $(LIBDIR)/libblacs.a -lm
 
-.PHONY: timing-bins
+.PHONY: timing-bins bench
 timing-bins: $(TIMING_BINS)
 
+BENCH_BINS := $(TDIR)/ours/bench $(if $(TIMING_REFB),$(TDIR)/ref/bench)
+BENCH_SIM  ?= 1
+BENCH_BASE ?=
+BENCH_REV  ?= HEAD
+bench: $(BENCH_BINS)
+	@if [ "$(BENCH_SIM)" = 1 ] && command -v smpicc >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory -s simulate-bins >/dev/null || echo "make bench: the SMPI driver did not build; no SMPI table"; fi
+	TDIR=$(TDIR) OUT=$(TIMING_OUT) SIMDRV=$(if $(filter 1,$(BENCH_SIM)),build/smpi/simdrv) \
+	  BASE=$(BENCH_BASE) NICE=$(BENCH_NICE) MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" bash TIMING/bench.sh
+
+# the library of another revision, for BENCH_BASE=1: built from `git archive`
+# in its own folder, linked with this revision's bench.c (public API only)
+.PHONY: bench-base
+bench-base:
+	rm -rf $(B)/bench-base && mkdir -p $(B)/bench-base $(TDIR)/base
+	git archive $(BENCH_REV) | tar -x -C $(B)/bench-base
+	$(MAKE) --no-print-directory -C $(B)/bench-base lib INTSIZE=$(INTSIZE) >/dev/null
+	$(MPICC) $(TCFLAGS) -o $(TDIR)/base/bench TIMING/bench.c \
+	  $(B)/bench-base/$(LIBDIR)/libblacs.a -lm
+	git rev-parse --short $(BENCH_REV) > $(TDIR)/base/REV
+
 # the smoke and analysis tests (TESTING/tests.d/timing.list) run these
-tests: $(TIMING_BINS)
+tests: $(TIMING_BINS) $(BENCH_BINS)
 
 timing: $(TIMING_BINS)
 	TDIR=$(TDIR) OUT=$(TIMING_OUT) NP=$(TIMING_NP) QUICK=$(TIMING_QUICK) \

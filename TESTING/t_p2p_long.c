@@ -1,0 +1,184 @@
+/*
+ * t_p2p_long.c -- long point-to-point messages, which SRC/p2p.c sends in
+ * pieces (40 KiB, doubling up to 640 KiB) so that the receiver drains one
+ * piece while the next is copied.  Checked with guard zones, on 2 processes:
+ *   - every type, contiguous and strided (LDA > M) GE shapes and TR shapes,
+ *     at lengths on, just below and just above the piece boundaries (a
+ *     message ending exactly after a full piece is followed by an empty one)
+ *     and a few MB long;
+ *   - reshaped receives (M x N sent, a strided M' x N' of the same count
+ *     received) and a shorter message into a larger receiving shape (its
+ *     leading elements filled, the rest untouched);
+ *   - locally blocking sends: 24 messages of 1 MB outstanding without a
+ *     receive, A overwritten after each send returns, then all received in
+ *     order; long and short messages interleaved between a pair.
+ *   t_p2p_long truncate   a long message into a shorter (but longer than one
+ *                         piece) receiving shape: the BLACS error must say so.
+ */
+#include "tutil.h"
+
+typedef void (*gesd_t)(blacs_int, blacs_int, blacs_int, void *, blacs_int, blacs_int, blacs_int);
+typedef void (*trsd_t)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int,
+                       blacs_int, blacs_int);
+static const struct {
+    char t;
+    size_t esz;
+    gesd_t gesd, gerv;
+    trsd_t trsd, trrv;
+} T[] = {
+    {'I', sizeof(blacs_int), (gesd_t)Cigesd2d, (gesd_t)Cigerv2d, (trsd_t)Citrsd2d, (trsd_t)Citrrv2d},
+    {'S', sizeof(float), (gesd_t)Csgesd2d, (gesd_t)Csgerv2d, (trsd_t)Cstrsd2d, (trsd_t)Cstrrv2d},
+    {'D', sizeof(double), (gesd_t)Cdgesd2d, (gesd_t)Cdgerv2d, (trsd_t)Cdtrsd2d, (trsd_t)Cdtrrv2d},
+    {'C', 2 * sizeof(float), (gesd_t)Ccgesd2d, (gesd_t)Ccgerv2d, (trsd_t)Cctrsd2d, (trsd_t)Cctrrv2d},
+    {'Z', 2 * sizeof(double), (gesd_t)Czgesd2d, (gesd_t)Czgerv2d, (trsd_t)Cztrsd2d, (trsd_t)Cztrrv2d},
+};
+
+enum { SEG0 = 40960 }; /* first piece, bytes (SRC/p2p.c); boundaries at 1, 3, 7, 15, 31 x SEG0, then +16 */
+
+static blacs_int ctxt, me;
+static int seedno;
+
+/* rank 0 sends an m x n (lda ls) shape, rank 1 receives an mr x nr (lda lr) one */
+static void one(int ti, const char *uplo, const char *diag, blacs_int m, blacs_int n, blacs_int ls,
+                blacs_int mr, blacs_int nr, blacs_int lr)
+{
+    int seed = ++seedno * 11;
+    tu_tr tr = {uplo ? uplo[0] : 'G', diag ? diag[0] : 'N', m, n};
+    if (me == 0) {
+        tu_mat a;
+        tu_mat_alloc(&a, T[ti].esz, m, n, ls);
+        tu_mat_pad(&a, 0xA5);
+        tu_mat_fill(&a, T[ti].t, seed, uplo ? tu_in_tr : NULL, &tr);
+        if (uplo) T[ti].trsd(ctxt, (char *)uplo, (char *)diag, m, n, a.a, ls, 0, 1);
+        else T[ti].gesd(ctxt, m, n, a.a, ls, 0, 1);
+        tu_mat_pad(&a, 0x00); /* locally blocking: A may be overwritten at once */
+        tu_mat_free(&a);
+        return;
+    }
+    tu_mat b;
+    tu_mat_alloc(&b, T[ti].esz, mr, nr, lr);
+    tu_mat_pad(&b, 0x5A);
+    if (uplo) T[ti].trrv(ctxt, (char *)uplo, (char *)diag, mr, nr, b.a, lr, 0, 0);
+    else T[ti].gerv(ctxt, mr, nr, b.a, lr, 0, 0);
+    long bad = 0;
+    if (mr == m && nr == n) {
+        bad = tu_mat_check(&b, T[ti].t, seed, uplo ? tu_in_tr : NULL, &tr, 0x5A, "p2p long");
+    } else { /* GE reshaped or longer: element k of the sender lands at k, the rest untouched */
+        tu_mat ref;
+        tu_mat_alloc(&ref, T[ti].esz, m, n, m);
+        tu_mat_fill(&ref, T[ti].t, seed, NULL, NULL);
+        const long sent = (long)m * n;
+        unsigned char pad[16];
+        memset(pad, 0x5A, sizeof pad);
+        for (long k = 0; k < (long)mr * nr; k++) {
+            const void *want = k < sent ? tu_el(&ref, (blacs_int)(k % m), (blacs_int)(k / m)) : pad;
+            if (memcmp(tu_el(&b, (blacs_int)(k % mr), (blacs_int)(k / mr)), want, T[ti].esz)) bad++;
+        }
+        /* guard zones and the LDA gaps */
+        const unsigned char *p = b.mem;
+        for (size_t i = 0; i < TU_GUARD * b.esz; i++) bad += p[i] != 0x5A;
+        p = (const unsigned char *)b.a + (size_t)lr * (size_t)nr * b.esz;
+        for (size_t i = 0; i < TU_GUARD * b.esz; i++) bad += p[i] != 0x5A;
+        for (blacs_int j = 0; j < nr; j++)
+            for (blacs_int i = mr; i < lr; i++) bad += memcmp(tu_el(&b, i, j), pad, b.esz) != 0;
+        tu_mat_free(&ref);
+    }
+    TU_CHECK(bad == 0, "type %c uplo %s %ldx%ld lda %ld -> %ldx%ld lda %ld: %ld bad", T[ti].t,
+             uplo ? uplo : "G", (long)m, (long)n, (long)ls, (long)mr, (long)nr, (long)lr, bad);
+    tu_mat_free(&b);
+}
+
+static void boundaries(void)
+{
+    /* message lengths in bytes around the piece boundaries, and long ones */
+    const long len[] = {SEG0 - 16, SEG0, SEG0 + 16, 3L * SEG0, 3L * SEG0 + 16, 7L * SEG0 - 16,
+                        31L * SEG0, 47L * SEG0, 47L * SEG0 + 32, 4L << 20};
+    for (int ti = 0; ti < 5; ti++)
+        for (size_t k = 0; k < sizeof len / sizeof len[0]; k++) {
+            blacs_int nel = (blacs_int)(len[k] / (long)T[ti].esz);
+            if (T[ti].t != 'D' && (k == 7 || k == 8)) continue; /* keep the run short */
+            one(ti, NULL, NULL, nel, 1, nel, nel, 1, nel);                 /* contiguous */
+            blacs_int m = 97, n = (nel + m - 1) / m;
+            one(ti, NULL, NULL, m, n, m + 3, m, n, m + 5);                 /* strided both sides */
+            one(ti, NULL, NULL, m * n, 1, m * n, m, n, m + 1);             /* reshaped, strided */
+        }
+    /* trapezoids long enough for several pieces, both sides strided */
+    static const char *ul[] = {"U", "L"}, *dg[] = {"N", "U"};
+    static const blacs_int mn[][2] = {{300, 250}, {250, 300}, {600, 600}};
+    for (int ti = 0; ti < 5; ti += 2)
+        for (size_t k = 0; k < 3; k++)
+            for (int u = 0; u < 2; u++)
+                for (int d = 0; d < 2; d++)
+                    one(ti, ul[u], dg[d], mn[k][0], mn[k][1], mn[k][0] + 2, mn[k][0], mn[k][1],
+                        mn[k][0] + 7);
+    /* a shorter message into a larger shape, across piece boundaries */
+    one(2, NULL, NULL, 3 * SEG0 / 8 + 5, 1, 3 * SEG0 / 8 + 5, 2 * SEG0 / 8, 4, 2 * SEG0 / 8);
+    one(2, NULL, NULL, SEG0 / 8, 1, SEG0 / 8, 101, 700, 103);
+    one(4, NULL, NULL, 1000, 1, 1000, 5 * SEG0 / 16, 1, 5 * SEG0 / 16);
+}
+
+/* 24 unreceived 1 MB sends, A reused after each; then interleaved lengths */
+static void outstanding(void)
+{
+    enum { K = 24, N = 131072 };
+    double *v = malloc(sizeof *v * N);
+    if (me == 0) {
+        for (int k = 0; k < K; k++) {
+            for (long i = 0; i < N; i++) v[i] = k * 1e6 + (double)i;
+            Cdgesd2d(ctxt, N, 1, v, N, 0, 1);
+            memset(v, 0xFF, sizeof *v * N); /* the send returned: A is mine again */
+        }
+        for (int k = 0; k < 40; k++) {
+            blacs_int len = (blacs_int)((k % 4 == 0) ? 1 + k : (k % 4) * 12345 + k);
+            for (blacs_int i = 0; i < len; i++) v[i] = k + 0.25 * (double)i;
+            Cdgesd2d(ctxt, len, 1, v, len, 0, 1);
+        }
+    }
+    Cblacs_barrier(ctxt, "A"); /* every send above returned before any receive */
+    if (me == 1) {
+        long bad = 0;
+        for (int k = 0; k < K; k++) {
+            Cdgerv2d(ctxt, N, 1, v, N, 0, 0);
+            for (long i = 0; i < N; i++) bad += v[i] != k * 1e6 + (double)i;
+        }
+        TU_CHECK(bad == 0, "%d outstanding 1 MB sends: %ld bad elements", K, bad);
+        bad = 0;
+        for (int k = 0; k < 40; k++) {
+            blacs_int len = (blacs_int)((k % 4 == 0) ? 1 + k : (k % 4) * 12345 + k);
+            Cdgerv2d(ctxt, len, 1, v, len, 0, 0);
+            for (blacs_int i = 0; i < len; i++) bad += v[i] != k + 0.25 * (double)i;
+        }
+        TU_CHECK(bad == 0, "interleaved long and short messages: %ld bad elements", bad);
+    }
+    free(v);
+}
+
+int main(int argc, char **argv)
+{
+    tu_init(&argc, &argv);
+    blacs_int np;
+    Cblacs_pinfo(&me, &np);
+    if (np != 2) {
+        if (me == 0) fprintf(stderr, "t_p2p_long: run on 2 processes\n");
+        Cblacs_exit(0);
+        return 2;
+    }
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", 1, 2);
+    if (argc > 1 && !strcmp(argv[1], "truncate")) {
+        /* 3 pieces sent, room for 2.5 */
+        blacs_int n = 7 * SEG0 / 8, r = 5 * SEG0 / 16;
+        double *v = calloc((size_t)n, sizeof *v);
+        if (me == 0) Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
+        else Cdgerv2d(ctxt, r, 1, v, r, 0, 0);
+        printf("t_p2p_long: the truncated receive returned\n");
+        Cblacs_exit(0);
+        return 1;
+    }
+    boundaries();
+    outstanding();
+    Cblacs_gridexit(ctxt);
+    int rc = tu_finish();
+    Cblacs_exit(0);
+    return rc;
+}

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# bench.sh -- `make bench` (issue 13): ours against MPI and the reference
+# BLACS, side by side, in a few minutes.
+#
+#  1. TDIR/ours/bench and TDIR/ref/bench (TIMING/bench.c; the reference one
+#     only when libscalapack-mpich is installed) on 2 processes, RUNS times
+#     each, alternated (ours, ref, ref, ours, ours, ...) so that both see the
+#     same spells of load; each run times every operation against its MPI
+#     peer in alternated rounds.  Table: medians over the runs, us per
+#     operation; ours/MPI is the median over the runs of each run's ratio
+#     (the two were timed in the same rounds), ours/ref the ratio of the
+#     medians.
+#  2. With SimGrid's driver (SIMDRV, built by `make simulate-bins`): the SMPI
+#     table -- T_collective / T_p2p for broadcasts and leave-on-all sums,
+#     TOP '1' and 'H', 1 x 16 grid on the 256-node fat tree of
+#     TIMING/platforms, n = 1 .. 10^6 doubles, next to each topology's cost
+#     model (the same ratio from SRC/topology.c's models).  Simulated time:
+#     two runs give the same numbers.
+#  3. OUT/bench.csv, the columns of `make timing`'s bench.csv:
+#       op,top,scope,np,n,ours_us,peer,peer_us,ratio
+#     2-process rows: peer mpi (ratio = the paired median above) and refblacs;
+#     SMPI rows (np 16): peer smpi-p2p (peer_us = simulated T_p2p, ratio =
+#     T_coll/T_p2p) and model (peer_us = the model's T_coll scaled to the
+#     simulated T_p2p, ratio = simulated / model ratio).
+#
+# Environment: TDIR, OUT (TIMING/out), MPIEXEC, RUNS (BENCH_RUNS, 5),
+# ROUNDS (BENCH_ROUNDS, 5), NMAX (BENCH_NMAX, 10^6), SIMDRV (path of the
+# SMPI driver; empty or missing: no SMPI table), RUN_TIMEOUT (60 s a run),
+# NICE (a nice value for the timed runs), BASE=1 (TDIR/base/bench, another
+# revision's library from `make bench-base`, joins the alternation: columns
+# base us, ours/base, and CSV rows with peer base).
+set -u
+TDIR=${TDIR:-build/default/timing}
+OUT=${OUT:-TIMING/out}
+MPIEXEC=${MPIEXEC:-mpiexec}
+RUNS=${BENCH_RUNS:-${RUNS:-5}}
+ROUNDS=${BENCH_ROUNDS:-${ROUNDS:-5}}
+NMAX=${BENCH_NMAX:-${NMAX:-1000000}}
+SIMDRV=${SIMDRV:-}
+RUN_TIMEOUT=${RUN_TIMEOUT:-60}
+RAW=$OUT/bench_raw
+mkdir -p "$OUT" "$RAW"
+rm -f "$RAW"/*
+t0=$(date +%s)
+load() { cut -d' ' -f1-3 /proc/loadavg 2> /dev/null; }
+LOAD0=$(load)
+
+libs=(ours)
+[ -x "$TDIR/ref/bench" ] && libs+=(ref)
+[ -x "$TDIR/ours/bench" ] || { echo "bench.sh: $TDIR/ours/bench missing (make bench builds it)"; exit 2; }
+HAVEREF=0 HAVEBASE=0
+[ -x "$TDIR/ref/bench" ] && HAVEREF=1
+if [ -n "${BASE:-}" ]; then
+  [ -x "$TDIR/base/bench" ] || { echo "bench.sh: BASE set but $TDIR/base/bench missing (make bench-base BENCH_REV=...)"; exit 2; }
+  libs+=(base) HAVEBASE=1
+fi
+NICECMD=
+[ -n "${NICE:-}" ] && NICECMD="nice -n $NICE"
+
+echo "make bench: $(nproc 2> /dev/null) cores, load average $LOAD0 (1, 5, 15 min) at the start;" \
+     "$RUNS alternated runs of ${libs[*]}, $ROUNDS rounds each, 2 processes${NICE:+, nice $NICE}" \
+     "$([ $HAVEBASE = 1 ] && echo "; base = revision $(cat "$TDIR/base/REV" 2> /dev/null)")"
+order=("${libs[@]}")
+fail=0
+for ((k = 1; k <= RUNS; k++)); do
+  for lib in "${order[@]}"; do
+    if ! timeout -k 5 "$RUN_TIMEOUT" $NICECMD $MPIEXEC -n 2 "$TDIR/$lib/bench" "$ROUNDS" "$NMAX" \
+         > "$RAW/${lib}_$k.csv" 2> "$RAW/${lib}_$k.err"; then
+      echo "bench.sh: run $k of $lib failed (see $RAW/${lib}_$k.err)" >&2
+      fail=1
+    fi
+  done
+  # the next run starts with the library that ended this one (ABBA for two)
+  order=("${order[@]: -1}" "${order[@]:0:${#order[@]}-1}")
+done
+LOAD1=$(load)
+
+awk -F, -v csv="$OUT/bench.csv" -v ref=$HAVEREF -v base=$HAVEBASE '
+  FNR == 1 { lib = FILENAME; sub(/.*\//, "", lib); sub(/_[0-9]+\.csv$/, "", lib) }
+  function med(s,   a, k, i, j, t) {
+    k = split(s, a, " ")
+    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+    if (k == 0) return -1
+    return k % 2 ? a[(k + 1) / 2] : 0.5 * (a[k / 2] + a[k / 2 + 1])
+  }
+  NF >= 7 {
+    key = $2 SUBSEP $3
+    if (!(key in seen)) { seen[key] = 1; ord[++nk] = key }
+    if (lib == "ours") { ours[key] = ours[key] " " $5; rat[key] = rat[key] " " ($6 > 0 ? $5 / $6 : 0) }
+    else if (lib == "base") baseb[key] = baseb[key] " " $5
+    else refb[key] = refb[key] " " $5
+    mpi[key] = mpi[key] " " $6
+    if ($7 != "ok") wrong[lib SUBSEP key] = 1
+  }
+  END {
+    desc["tc"] = "T_c echo: DGESD2D+DGERV2D vs MPI_Send+MPI_Recv"
+    desc["bcast"] = "broadcast DGEBS2D/DGEBR2D (TOP \" \") vs MPI_Bcast"
+    desc["gsum"] = "DGSUM2D leave-on-all (TOP \" \") vs MPI_Allreduce(MPI_SUM)"
+    desc["gamx"] = "DGAMX2D leave-on-all with RA/CA (TOP \" \") vs MPI_Allreduce(MPI_MAX)"
+    desc["igamx"] = "IGAMX2D leave-on-all with RA/CA (TOP \" \") vs MPI_Allreduce(MPI_MAX)"
+    print "op,top,scope,np,n,ours_us,peer,peer_us,ratio" > csv
+    last = ""
+    for (i = 1; i <= nk; i++) {
+      split(ord[i], kk, SUBSEP); op = kk[1]; n = kk[2]
+      if (op != last) {
+        printf "\n%s\n", desc[op]
+        printf "  %9s %11s %11s %11s %9s %9s %9s", "n", "ours us", "MPI us", "ref us", "ours/MPI", "ours/ref", "ref/MPI"
+        if (base) printf " %11s %9s", "base us", "ours/base"
+        printf "\n"
+        last = op
+      }
+      o = med(ours[ord[i]]); m = med(mpi[ord[i]]); r = ref ? med(refb[ord[i]]) : -1; q = med(rat[ord[i]])
+      flag = (wrong["ours" SUBSEP ord[i]] ? " WRONG(ours)" : "") (wrong["ref" SUBSEP ord[i]] ? " WRONG(ref)" : "") \
+             (wrong["base" SUBSEP ord[i]] ? " WRONG(base)" : "")
+      if (r > 0) printf "  %9d %11.2f %11.2f %11.2f %9.3f %9.3f %9.3f", n, o, m, r, q, o / r, r / m
+      else printf "  %9d %11.2f %11.2f %11s %9.3f %9s %9s", n, o, m, "-", q, "-", "-"
+      if (base) { b = med(baseb[ord[i]]); printf " %11.2f %9.3f", b, (b > 0 ? o / b : 0) }
+      printf "%s\n", flag
+      top = op == "tc" ? "-" : "\" \""; sc = op == "tc" ? "p2p" : "all"
+      printf "%s,%s,%s,2,%d,%.4f,mpi,%.4f,%.6g\n", op, top, sc, n, o, m, q > csv
+      if (r > 0) printf "%s,%s,%s,2,%d,%.4f,refblacs,%.4f,%.6g\n", op, top, sc, n, o, r, o / r >> csv
+      if (base && b > 0) printf "%s,%s,%s,2,%d,%.4f,base,%.4f,%.6g\n", op, top, sc, n, o, b, o / b >> csv
+    }
+  }' /dev/null $(ls "$RAW"/*_[0-9]*.csv 2> /dev/null)
+echo
+echo "(medians over the runs, us per operation; ours/MPI: median of each run's ratio; ours/ref: ratio of medians)"
+echo "load average $LOAD1 at the end of the 2-process runs ($(( $(date +%s) - t0 )) s)"
+[ $fail = 0 ] || echo "bench.sh: some runs failed; the table uses the others" >&2
+
+# ---- the SMPI table ---------------------------------------------------------
+if [ -n "$SIMDRV" ] && [ -x "$SIMDRV" ] && command -v smpirun > /dev/null; then
+  P=16 PF=TIMING/platforms/modern_fattree_256.xml
+  N=1 NL=1; while [ $((NL * 10)) -le "$NMAX" ]; do NL=$((NL * 10)); N=$N,$NL; done
+  HF=$RAW/hosts$P
+  for ((i = 0; i < P; i++)); do echo node-$i; done > "$HF"
+  # as TIMING/sim/run.sh's CollMark: exact alpha + n/bandwidth network, host
+  # code free, every message rendezvous; the machine 'A'/'P' and the models see
+  SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
+          --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:dlopen
+          --cfg=smpi/async-small-thresh:0 --cfg=smpi/send-is-detached-thresh:0
+          --cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/wtime:0 --log=root.thres:warning)
+  # the predictions' machine: the platform's beta and gamma per double, and
+  # the simulated one-way latency as alpha (SMPI's end-to-end latency is not
+  # the platform file's nominal 1 us), so model and simulation share T_p2p
+  BC=0.00064 G=0.002
+  # the library's own machine model (machine.c: 'A', 'P', when a node's
+  # sends go one after the other) is told the same machine
+  sim() { # KIND TOPS MACHINE
+    BLACS_ALPHA=${AC:-1} BLACS_SEND_ALPHA=${AC:-1} BLACS_BETA=0.00008 BLACS_GAMMA=0.00025 \
+      timeout -k 5 120 smpirun -np $P -platform $PF -hostfile "$HF" "$SIMDRV" "${SIMCFG[@]}" \
+      run -k "$1" -t "$2" -b 4 -n "$N" -p "$3" -l bench >> "$RAW/sim.csv" 2>> "$RAW/sim.err"
+  }
+  simok=1
+  sim p2p - "1,$BC,1,$BC,$G" || simok=0
+  AC=$(awk -F, -v bc=$BC '$1 == "bench" && $2 == "p2p" && $5 == 1 { printf "%.4f", $7 - bc }' "$RAW/sim.csv")
+  [ -n "$AC" ] || simok=0
+  if [ $simok = 1 ]; then
+    : > "$RAW/sim.csv"
+    for k in "p2p -" "bcast 1H" "all 1H"; do
+      set -- $k
+      sim "$1" "$2" "$AC,$BC,$AC,$BC,$G" || { simok=0; break; }
+    done
+  fi
+  [ $simok = 1 ] || echo "bench.sh: an SMPI run failed (see $RAW/sim.err)" >&2
+  if [ $simok = 1 ]; then
+    echo
+    echo "SMPI (simulated): T_collective / T_p2p, 1 x $P grid on the 256-node fat tree (12.5 GB/s, combines"
+    echo "2 ns per double); each cell: simulated (model: SRC/topology.c's cost model, T_c = T_s = $AC us +"
+    echo "$BC us per double, the simulated point-to-point); n in doubles"
+    grep -E '^bench,' "$RAW/sim.csv" | awk -F, -v csv="$OUT/bench.csv" '
+      $2 == "p2p" { tp[$5] = $7; pp[$5] = $9; next }
+      { key = $2 SUBSEP $3; if (!(key in seen)) { seen[key] = 1; ord[++nk] = key }
+        T[key, $5] = $7; M[key, $5] = $9; if ($11 == "WRONG") wrong[key] = 1; if (!($5 in nseen)) { nseen[$5] = 1; ns[++nn] = $5 } }
+      END {
+        printf "  %-12s", "op TOP"; for (j = 1; j <= nn; j++) printf " %15s", "n=" ns[j]; printf "\n"
+        worst = 0
+        for (i = 1; i <= nk; i++) {
+          split(ord[i], kk, SUBSEP)
+          printf "  %-12s", (kk[1] == "all" ? "sum" : kk[1]) " \047" kk[2] "\047"
+          for (j = 1; j <= nn; j++) {
+            n = ns[j]; r = T[ord[i], n] / tp[n]; mr = M[ord[i], n] / pp[n]
+            printf " %6.2f (%6.2f)", r, mr
+            e = r / mr - 1; if (e < 0) e = -e; if (e > worst) worst = e
+            op = kk[1] == "all" ? "gsum" : "bcast"
+            printf "%s,%s,all,16,%d,%.4f,smpi-p2p,%.4f,%.6g\n", op, kk[2], n, T[ord[i], n], tp[n], r >> csv
+            printf "%s,%s,all,16,%d,%.4f,model,%.4f,%.6g\n", op, kk[2], n, T[ord[i], n], mr * tp[n], r / mr >> csv
+          }
+          printf "%s\n", wrong[ord[i]] ? "  WRONG RESULT" : ""
+        }
+        printf "  largest distance from the model: %.1f%%\n", 100 * worst
+      }'
+  fi
+else
+  echo
+  echo "(no SMPI table: SimGrid's smpirun or the driver $SIMDRV is missing; make simulate-bins builds it)"
+fi
+echo
+echo "bench: $(( $(date +%s) - t0 )) s; load average $(load) at the end; CSV: $OUT/bench.csv"
