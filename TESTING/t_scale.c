@@ -14,6 +14,9 @@
  *     non-destination processes, which only send, race ahead through the
  *     whole stretch while the destination still waits for the sleeper's
  *     first contribution;
+ *   - every 8th operation of a stretch is a broadcast (xGEBS2D/xGEBR2D,
+ *     same TOP letter; 'C' or 'P' for the combine-only 'R', 'B', 'Y') from
+ *     the destination's other neighbour, which then runs ahead as well;
  *   - each stretch ends with leave-on-all combines of every kind (they share
  *     the IDs of the combines rooted at scope rank 0);
  *   - on 2-D grids, scopes row, column, all, and "mixed" stretches where
@@ -34,6 +37,8 @@
  * the other half cut in three scopes and each into one subrange per
  * destination, two IDs per combine), the IDs of one destination repeat
  * WRAPS times within every stretch: W(np) = ((R - R/2)/3/np)/2 combines.
+ * Under SimGrid SMPI (smpicc) the sleeps are simulated time, and the
+ * watchdog is off (SimGrid reports a deadlock itself).
  *
  *   t_scale NPROW NPCOL LO HI [TOPS [SCOPES [WRAPS [MINOPS]]]]
  * TOPS: the topologies (default all); SCOPES: which stretches, of "RCAmn"
@@ -46,7 +51,7 @@
  * a stretch, default 20), T_SCALE_WATCHDOG (s without finishing a stretch
  * before the program reports a hang, default 90), T_SCALE_REPEAT=1 (sets
  * BLACS_SET WHAT=15, with which the fan-ins name their sources: a check of
- * the test itself), T_SCALE_ONE=1 (every operation a DGSUM2D of one item:
+ * the test itself), TU_VERBOSE=1 (each stretch announced), T_SCALE_ONE=1 (every operation a DGSUM2D of one item:
  * a mix-up then shows as wrong results rather than as an MPI truncation
  * error).
  */
@@ -201,6 +206,47 @@ static void combine(char s, const char *top, int dest)
     else tu_fail++, tbad[cur_top]++;
 }
 
+/* broadcast number K from scope rank src of scope s; receivers check it.
+ * TOP letters that have no broadcast ('R', 'B', 'Y') use 'C' / 'P'. */
+static void bcast(char s, const char *top, int src)
+{
+    const long k = K++;
+    const opdesc *o = pick(k);
+    const int me = scope_me(s);
+    const blacs_int m = o->m, n = o->n, lda = o->lda;
+    char bt[2] = {top[0], 0};
+    if (strchr("RBY", bt[0])) bt[0] = k % 2 ? 'C' : 'P';
+    for (blacs_int j = 0; j < n; j++)
+        for (blacs_int i = 0; i < lda; i++) {
+            long v = i < m && me == src ? val(o, k, j * m + i, src, 1) : GAP;
+            if (o->type == 'D') da[j * lda + i] = (double)v;
+            else ia[j * lda + i] = (blacs_int)v;
+        }
+    blacs_int rs, cs;
+    scope_coords(s, src, &rs, &cs);
+    char *sc = (char *)scope_name(s);
+    if (me == src) {
+        if (o->type == 'D') Cdgebs2d(ctxt, sc, bt, m, n, da, lda);
+        else Cigebs2d(ctxt, sc, bt, m, n, ia, lda);
+        return;
+    }
+    if (o->type == 'D') Cdgebr2d(ctxt, sc, bt, m, n, da, lda, rs, cs);
+    else Cigebr2d(ctxt, sc, bt, m, n, ia, lda, rs, cs);
+    int ok = 1;
+    for (blacs_int j = 0; j < n; j++)
+        for (blacs_int i = 0; i < lda; i++) {
+            long got = o->type == 'D' ? (long)da[j * lda + i] : (long)ia[j * lda + i];
+            long want = i < m ? val(o, k, j * m + i, src, 1) : GAP;
+            if (got != want) {
+                ok = 0;
+                bad(i < m ? "broadcast value" : "broadcast LDA gap", k, j * m + i, got, want);
+            }
+        }
+    tchk[cur_top]++;
+    if (ok) tu_pass++;
+    else tu_fail++, tbad[cur_top]++;
+}
+
 static void nap_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -225,7 +271,8 @@ static long wrap_ops(long range, int np) { return ((range - range / 2) / 3 / np)
 
 static long stretch_len(long range, int np, double wraps, long minops)
 {
-    long w = wrap_ops(range, np), L = (long)(wraps * (double)(w > 0 ? w : 1)) + 1;
+    /* 7 of 8 operations of a stretch are combines */
+    long w = wrap_ops(range, np), L = ((long)(wraps * (double)(w > 0 ? w : 1)) + 1) * 8 / 7 + 1;
     if (np < 3) return minops < 16 ? minops : 16;
     return L < minops ? minops : L;
 }
@@ -245,6 +292,9 @@ int main(int argc, char **argv)
     const int slow_ms = getenv("T_SCALE_SLOW_MS") ? atoi(getenv("T_SCALE_SLOW_MS")) : 20;
     one_item = getenv("T_SCALE_ONE") != NULL;
     if (getenv("T_SCALE_WATCHDOG")) watchdog = atoi(getenv("T_SCALE_WATCHDOG"));
+#ifdef SMPI_H
+    watchdog = 0; /* simulated: SimGrid reports deadlocks itself */
+#endif
     signal(SIGALRM, on_alarm);
     Cblacs_pinfo(&me, &np);
     Cblacs_get(0, 0, &ctxt);
@@ -270,7 +320,7 @@ int main(int argc, char **argv)
     if (nr > 1 && nc > 2 && strchr(scopes, 'm')) plan[ns++] = 'm';
     if (nc > 1 && nr > 2 && strchr(scopes, 'n')) plan[ns++] = 'n';
     if (me == 0) {
-        printf("t_scale: %ldx%ld grid, ID range [%ld,%ld], TOP \"%s\"; combines per stretch (old-scheme"
+        printf("t_scale: %ldx%ld grid, ID range [%ld,%ld], TOP \"%s\"; operations per stretch (old-scheme"
                " combines per destination before its IDs repeat):", (long)nr, (long)nc, (long)want[0],
                (long)want[1], tops);
         for (int i = 0; i < ns; i++) {
@@ -293,16 +343,20 @@ int main(int argc, char **argv)
                 const long L = stretch_len(range, p1, wraps, minops);
                 snprintf(where, sizeof where, "TOP '%s' stretch %ld (%s%s, destination %d, slow %d)", top,
                          stretch, scope_name(s1), s1 != s2 ? " mixed" : "", dest, slow);
-                alarm((unsigned)watchdog);
+                if (watchdog > 0) alarm((unsigned)watchdog);
+                if (tu_verbose) fprintf(stderr, "[rank %d] op %ld: %s\n", tu_rank, K, where);
                 if (me1 == slow) nap_ms(slow_ms);
                 for (long q = 0; q < L; q++) {
-                    combine(s1, top, dest);
+                    /* every 8th a broadcast from the other neighbour of the
+                     * destination, which only sends and so runs ahead too */
+                    if (q % 8 == 6) bcast(s1, top, (dest - side + p1) % p1);
+                    else combine(s1, top, dest);
                     if (s1 != s2) combine(s2, top, -1);
                 }
                 for (int q = 0; q < 8; q++) combine(s2, top, -1);
             }
     }
-    alarm(0);
+    if (watchdog > 0) alarm(0);
     /* wrong results per topology */
     long all[128], *sum = all + 64;
     memcpy(all, tbad, sizeof tbad);

@@ -21,7 +21,7 @@ SIM_OBJ  := $(patsubst %.c,$(SIM_B)/obj/%.o,$(LIBSRC))
 SIM_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -I$(SIM_B) -ISRC
 SIM_HAVE := $(shell command -v $(SMPICC) >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1 && echo yes)
 
-.PHONY: simulate simulate-bins simulate-check
+.PHONY: simulate simulate-bins simulate-check simulate-scale
 simulate-check:
 ifneq ($(SIM_HAVE),yes)
 	@echo "make simulate: SimGrid is not installed: $(SMPICC) and smpirun (SimGrid SMPI) were not found." >&2
@@ -53,5 +53,16 @@ $(SIM_B)/simdrv: $(SIM_B)/obj/sim/simdrv.o $(SIM_B)/obj/sim/simops.o $(SIM_OBJ)
 
 simulate-bins: simulate-check $(SIM_B)/simdrv
 
-simulate: simulate-bins
+# issue 12: TESTING/t_scale.c on 1,024 simulated ranks, message IDs [0,255]
+# (TIMING/sim/scale.sh); `make simulate-scale` alone
+$(SIM_B)/obj/TESTING/%.o: TESTING/%.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h TESTING/*.h) | simulate-check
+	@mkdir -p $(dir $@)
+	$(SMPICC) $(SIM_CFLAGS) -ITESTING -c -o $@ $<
+$(SIM_B)/t_scale: $(SIM_B)/obj/TESTING/t_scale.o $(SIM_B)/obj/TESTING/tu_util.o $(SIM_B)/obj/sim/simops.o $(SIM_OBJ)
+	$(SMPICC) -o $@ $^ -lm
+simulate-scale: simulate-check $(SIM_B)/t_scale
+	SIM_QUICK=$(SIM_QUICK) bash TIMING/sim/scale.sh $(SIM_B) $(SIM_OUT)
+
+simulate: simulate-bins $(SIM_B)/t_scale
 	SIM_QUICK=$(SIM_QUICK) bash TIMING/sim/run.sh $(SIM_B) $(SIM_OUT)
+	SIM_QUICK=$(SIM_QUICK) bash TIMING/sim/scale.sh $(SIM_B) $(SIM_OUT)

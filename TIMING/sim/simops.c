@@ -18,7 +18,7 @@ void bi_op_setup_real(bi_op *op, int kind, int type, int owners);
 void bi_op_setup(bi_op *op, int kind, int type, int owners);
 
 typedef void (*opfn)(void *, const void *, size_t, const bi_op *);
-static opfn real[3][BI_NTYPE][2]; /* per rank (privatised like all globals) */
+static opfn real[BI_USER + 1][BI_NTYPE][2]; /* per rank (privatised like all globals) */
 
 static void timed(void *acc, const void *in, size_t n, const bi_op *op)
 {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # smoke.sh -- the quick simulated smoke test of TESTING/tests.d/simulate.list:
 # make simulate at small sizes into a scratch folder; checks the privatisation
-# line, figure 7's checks and that every result was right.  Without SimGrid
-# it skips cleanly.
+# line, figure 7's checks, that every result was right, and the correctness
+# run at scale (TIMING/sim/scale.sh, 8 x 8 grid).  Without SimGrid it skips
+# cleanly.
 set -u
 if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then
   echo "SimGrid (smpicc, smpirun) not installed: simulation smoke test skipped"
@@ -11,7 +12,8 @@ if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; 
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-if ! make -s simulate SIM_QUICK=1 SIM_OUT="$out" > "$out/log" 2>&1; then
+make -s simulate SIM_QUICK=1 SIM_OUT="$out" > "$out/log" 2>&1; mrc=$?
+if [ ! -s "$out/priv.txt" ]; then
   tail -20 "$out/log"; echo "0 passed, 1 failed"; exit 1
 fi
 pass=0; fail=0
@@ -22,5 +24,7 @@ chk 'by more than the model says (+2%): yes' "$out/fig7.txt"
 chk 'every result correct: yes' "$out/fig7.txt"
 if grep -q 'WRONG' "$out"/*.csv; then fail=$((fail + 1)); echo "a simulated result was wrong"; else pass=$((pass + 1)); fi
 [ -s "$out/bench_sim.csv" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "no bench_sim.csv"; }
+chk '^[0-9]* passed, 0 failed' "$out/scale.txt" # the correctness run at scale (scale.sh)
+[ $mrc = 0 ] || { fail=$((fail + 1)); echo "make simulate failed:"; tail -5 "$out/log"; }
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
