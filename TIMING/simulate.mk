@@ -14,11 +14,14 @@
 # SMPICC (smpicc).  Platforms: TIMING/platforms/*.xml.
 
 SMPICC   ?= smpicc
-SIM_B    := build/smpi
+# one folder per integer size (the other variants' differences do not reach
+# the simulated build); the tests and drivers get BLACS_ILP64 as in the
+# normal build, so that blacs.h's integers match the library's
+SIM_B    := build/smpi$(if $(filter 8,$(INTSIZE)),-ilp64)
 SIM_OUT  ?= TIMING/out/sim
 SIM_QUICK ?=
 SIM_OBJ  := $(patsubst %.c,$(SIM_B)/obj/%.o,$(LIBSRC))
-SIM_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -I$(SIM_B) -ISRC
+SIM_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -I$(SIM_B) -ISRC $(if $(filter 8,$(INTSIZE)),-DBLACS_ILP64)
 SIM_HAVE := $(shell command -v $(SMPICC) >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1 && echo yes)
 
 .PHONY: simulate simulate-bins simulate-check simulate-scale

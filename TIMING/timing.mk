@@ -71,7 +71,7 @@ BENCH_REV  ?= HEAD
 bench: $(BENCH_BINS)
 	@if [ "$(BENCH_SIM)" = 1 ] && command -v smpicc >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory -s simulate-bins >/dev/null || echo "make bench: the SMPI driver did not build; no SMPI table"; fi
-	TDIR=$(TDIR) OUT=$(TIMING_OUT) SIMDRV=$(if $(filter 1,$(BENCH_SIM)),build/smpi/simdrv) \
+	TDIR=$(TDIR) OUT=$(TIMING_OUT) SIMDRV=$(if $(filter 1,$(BENCH_SIM)),$(SIM_B)/simdrv) \
 	  BASE=$(BENCH_BASE) NICE=$(BENCH_NICE) MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" bash TIMING/bench.sh
 
 # the library of another revision, for BENCH_BASE=1: built from `git archive`
