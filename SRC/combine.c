@@ -98,6 +98,14 @@ static void pack_owned(const bi_shape *s, const char *A, char *buf, size_t isize
         }
 }
 
+/* grid coordinates of scope rank k */
+static inline void owner_coords(const bi_ctx *ctx, char scope, int k, Int *r, Int *col)
+{
+    if (scope == 'r') *r = ctx->myrow, *col = k;
+    else if (scope == 'c') *r = k, *col = ctx->mycol;
+    else *r = k / ctx->npcol, *col = k % ctx->npcol;
+}
+
 void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const bi_shape *s,
                 void *A, Int *rA, Int *cA, Int ldia, Int rdest, Int cdest, const char *routine)
 {
@@ -211,19 +219,26 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
             } else bi_unpack(s, c.buf, A);
         }
         if (owners) {
+            /* owner key -> scope rank -> coordinates: through a table of
+             * the np keys when there are more items than keys (a division
+             * per item costs as much as the combine itself) */
+            bi_buf *tb = count >= (size_t)np ? bi_buf_get((size_t)np * 2 * sizeof(Int)) : NULL;
+            Int *tab = tb ? (Int *)(void *)tb->data : NULL;
+            for (int key = 0; tab && key < np; key++)
+                owner_coords(ctx, sc->id, all ? key : (key + root) % np, &tab[2 * key],
+                             &tab[2 * key + 1]);
             const char *p = c.buf + es;
             for (Int j = 0; j < s->n; j++)
                 for (Int i = 0; i < s->m; i++, p += c.isize) {
                     int32_t key;
                     memcpy(&key, p, 4);
-                    int k = all ? key : (int)((key + root) % np);
                     Int r, col;
-                    if (sc->id == 'r') r = ctx->myrow, col = k;
-                    else if (sc->id == 'c') r = k, col = ctx->mycol;
-                    else r = k / ctx->npcol, col = k % ctx->npcol;
+                    if (tab) r = tab[2 * key], col = tab[2 * key + 1];
+                    else owner_coords(ctx, sc->id, all ? key : (key + root) % np, &r, &col);
                     rA[(size_t)j * (size_t)ldi + (size_t)i] = r;
                     cA[(size_t)j * (size_t)ldi + (size_t)i] = col;
                 }
+            if (tb) bi_buf_release(tb);
         }
     }
     bi_coll_finish(&c);

@@ -17,7 +17,8 @@ void bi_make_shape(bi_shape *s, Int ctxt, const char *routine, int type, int tr,
         bi_argerr(ctxt, routine, argm + 3, "LDA", "LDA=%ld is smaller than M=%ld", (long)lda, (long)m);
     /* the memory A spans, ((N-1) LDA + M) elements, must be addressable
      * (MPI_Aint, ptrdiff_t): then no offset computed later can overflow */
-    if (m > 0 && n > 0) {
+    /* (below 2^26 each they span under 2^56 bytes: no divisions per call) */
+    if (m > 0 && n > 0 && ((uint64_t)m | (uint64_t)n | (uint64_t)lda) >> 26) {
         size_t most = (size_t)PTRDIFF_MAX / bi_types[type].size, ld = (size_t)(lda > m ? lda : m);
         int bad_m = (size_t)m > most;
         if (bad_m || (size_t)(n - 1) > (most - (size_t)m) / ld)

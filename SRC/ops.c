@@ -104,7 +104,10 @@ static inline int knan_i(bi_umag k) { (void)k; return 0; }
                 memcpy(&ob, pb + vs, 4);                                                       \
                 take = BI_FAULT4_TIE(mx, ob, oa);                                              \
             } else take = vgt_##tl(vb, va);                                                    \
-            if (take) memcpy(pa, pb, op->isize);                                               \
+            if (take) { /* constant sizes: moves, not a memcpy call */                         \
+                memcpy(pa, pb, vs);                                                            \
+                if (op->owners) memcpy(pa + vs, pb + vs, 4);                                   \
+            }                                                                                  \
         }                                                                                      \
     }
 
