@@ -36,9 +36,13 @@ endif
 
 # the configuration header of the normal build, without the MPICH-specific
 # Fortran communicator handle values (SMPI's MPI_Comm is a pointer)
-$(SIM_B)/blacs_config.h: $(CONFIG)
+# rewritten only when its text changes (another MPI's build may have left a
+# newer one of other content), so nothing is rebuilt needlessly
+$(SIM_B)/blacs_config.h: $(CONFIG) sim-config-check
 	@mkdir -p $(dir $@)
-	grep -v 'BI_F77_COMM_' $< > $@
+	@grep -v 'BI_F77_COMM_' $< > $@.new; if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+.PHONY: sim-config-check
+sim-config-check:
 
 # combines pay gamma in simulated time: ops.c's bi_op_setup is wrapped by
 # TIMING/sim/simops.c
