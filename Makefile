@@ -7,6 +7,8 @@
 #   make SANITIZE=1 ...     AddressSanitizer + UndefinedBehaviorSanitizer build
 #   make test-valgrind      2-rank suite under valgrind memcheck
 #   make example            the paper's example program (appendix A) on 4 ranks
+#   make timing, make bench the timing survey (TIMING/), the side-by-side benchmark
+#   make simulate           SimGrid SMPI experiments and the 1,024-rank correctness run
 #   make install PREFIX=/usr/local
 #
 # MPICH is used by default (mpicc.mpich etc. when they exist); override with
