@@ -3,7 +3,6 @@
  * communicator (spec 7), no message ID.
  */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include "topo_algs.h"
 
@@ -31,18 +30,12 @@ static void bcast(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype 
 #define BI_MPI_CHECKS_BCAST 1
 #else
 #define BI_MPI_CHECKS_BCAST 0
-#define BI_HDR 16
-#define BI_HDR_MAX (64 * 1024)
 
 static void check_header(const bi_coll *c, const int64_t *h)
 {
     if (h[1] == ~h[0] && h[0] == (int64_t)c->count) return;
-    char o[64] = "another number";
-    if (h[1] == ~h[0] && h[0] >= 0) snprintf(o, sizeof o, "%lld", (long long)h[0]);
-    bi_error(bi_cur.ctxt, __LINE__, __FILE__,
-             "%s: the processes of the broadcast pass different numbers of elements (%zu here, "
-             "%s at the source): the shapes must be the same everywhere",
-             bi_cur.routine ? bi_cur.routine : "BLACS", c->count, o);
+    bi_count_mismatch("broadcast", c->count, h[1] == ~h[0] ? (long long)h[0] : -1, "at the source",
+                      "the shapes must be the same everywhere");
 }
 
 static void bcast_counted(const bi_coll *c, MPI_Comm comm)
@@ -50,22 +43,22 @@ static void bcast_counted(const bi_coll *c, MPI_Comm comm)
     const size_t nb = c->count * c->isize;
     const int src = c->me == c->root;
     int64_t h[2] = {(int64_t)c->count, ~(int64_t)c->count};
-    if (nb <= BI_HDR_MAX) {
-        bi_buf *w = bi_buf_get(BI_HDR + nb);
+    if (nb <= BI_CNT_HDR_MAX) {
+        bi_buf *w = bi_buf_get(BI_CNT_HDR + nb);
         if (src) {
-            memcpy(w->data, h, BI_HDR);
-            if (nb) memcpy(w->data + BI_HDR, c->buf, nb);
+            memcpy(w->data, h, BI_CNT_HDR);
+            if (nb) memcpy(w->data + BI_CNT_HDR, c->buf, nb);
         }
-        bcast(c, comm, w->data, (int)(BI_HDR + nb), MPI_BYTE, BI_HDR + nb);
+        bcast(c, comm, w->data, (int)(BI_CNT_HDR + nb), MPI_BYTE, BI_CNT_HDR + nb);
         if (!src) {
-            memcpy(h, w->data, BI_HDR);
+            memcpy(h, w->data, BI_CNT_HDR);
             check_header(c, h);
-            if (nb) memcpy(c->buf, w->data + BI_HDR, nb);
+            if (nb) memcpy(c->buf, w->data + BI_CNT_HDR, nb);
         }
         bi_buf_release(w);
         return;
     }
-    bcast(c, comm, h, 2, MPI_INT64_T, BI_HDR);
+    bcast(c, comm, h, 2, MPI_INT64_T, BI_CNT_HDR);
     if (!src) check_header(c, h);
     bi_mpicount k = bi_mpicount_of(c->count, c->dt);
     bcast(c, comm, c->buf, k.n, k.dt, nb);
@@ -78,8 +71,7 @@ void bi_bcast_mpi(bi_coll *c)
     MPI_Comm comm = bi_scope_comm(c->sc);
 #if !BI_MPI_CHECKS_BCAST
     bcast_counted(c, comm);
-    return;
-#endif
+#else
     if (!c->count) {
         /* an empty broadcast still happens (spec 7); with one byte, as MPI
          * skips empty ones: a process whose shape is not empty then gets an
@@ -91,6 +83,7 @@ void bi_bcast_mpi(bi_coll *c)
     bi_mpicount k = bi_mpicount_of(c->count, c->dt); /* past INT_MAX items: a derived type */
     bcast(c, comm, c->buf, k.n, k.dt, c->count * c->isize);
     bi_mpicount_free(&k);
+#endif
 }
 
 /* What a good MPI does: the better of the binomial tree,

@@ -96,6 +96,16 @@ BI_NORETURN void bi_mpi_fail(int rc, const char *call, Int ctxt, const char *rou
         if (bi_rc_ != MPI_SUCCESS) bi_mpi_fail(bi_rc_, (call), (ctxt), (routine), __LINE__, __FILE__); \
     } while (0)
 #define BI_MPI(rc, call) BI_MPI_IN((rc), (call), -1, NULL)
+/* TOP ' ' collectives carry their element count where MPI does not check it
+ * (comb_mpi.c, bcast_mpi.c): a header (int64 count, ~count) of BI_CNT_HDR
+ * bytes in front of vectors up to BI_CNT_HDR_MAX bytes, a collective of its
+ * own before longer ones.  A difference is this error: `op` names the
+ * operation ("combine"), here is this process's count, other the other
+ * one's (negative: not known), where says who has it. */
+#define BI_CNT_HDR 16
+#define BI_CNT_HDR_MAX (64 * 1024)
+BI_NORETURN void bi_count_mismatch(const char *op, size_t here, long long other,
+                                   const char *where, const char *must);
 MPI_Errhandler bi_errh_return(MPI_Comm comm);          /* returns the user's handler */
 void bi_errh_restore(MPI_Comm comm, MPI_Errhandler old);
 

@@ -61,6 +61,15 @@ static int ready_fit(size_t n)
     return k;
 }
 
+/* index of the smallest ready buffer (nready > 0) */
+static int ready_smallest(void)
+{
+    int k = 0;
+    for (int i = 1; i < nready; i++)
+        if (ready[i]->size < ready[k]->size) k = i;
+    return k;
+}
+
 static bi_buf *ready_take(int k)
 {
     bi_buf *b = ready[k];
@@ -79,9 +88,7 @@ void bi_buf_release(bi_buf *b)
         ready[nready++] = b;
         return;
     }
-    int k = 0;
-    for (int i = 1; i < nready; i++)
-        if (ready[i]->size < ready[k]->size) k = i;
+    int k = ready_smallest();
     if (b->size > ready[k]->size) {
         free_buf(ready[k]);
         ready[k] = b;
@@ -196,12 +203,7 @@ bi_buf *bi_buf_take(size_t n)
     int k = ready_fit(n);
     if (k >= 0) return ready_take(k);
     /* none fits: make room by releasing the smallest, allocate the size needed */
-    if (nready == NREADY) {
-        k = 0;
-        for (int i = 1; i < nready; i++)
-            if (ready[i]->size < ready[k]->size) k = i;
-        free_buf(ready_take(k));
-    }
+    if (nready == NREADY) free_buf(ready_take(ready_smallest()));
     bi_buf *b = alloc_buf(n);
     if (b) return b;
     /* emergency: wait for active buffers to drain (6.2.2); the ready ones

@@ -22,13 +22,11 @@
  * Either way a mismatch is a BLACS error naming the routine, on every
  * topology that reaches MPI, long before anything could hang.
  */
-#include <limits.h>
-#include <stdio.h>
 #include <string.h>
 #include "comb.h"
 
-#define BI_HDR 16                 /* header of a short vector: int64 count, ~count */
-#define BI_HDR_MAX (64 * 1024)    /* longest vector sent as one element */
+#define BI_HDR BI_CNT_HDR         /* header of a short vector: int64 count, ~count */
+#define BI_HDR_MAX BI_CNT_HDR_MAX /* longest vector sent as one element */
 
 static MPI_Op amop = MPI_OP_NULL, hdrop = MPI_OP_NULL;
 static MPI_Datatype hdrtype = MPI_DATATYPE_NULL; /* the last one-element type, kept */
@@ -47,16 +45,12 @@ static const bi_op *op_of(MPI_Datatype dt)
     return op;
 }
 
-/* other outside [0, INT_MAX]: not known (what arrived was no header, or
- * MPI cut the message and left its buffer as it was) */
+/* other negative: not known (what arrived was no header, or MPI cut the
+ * message and left its buffer as it was) */
 static BI_NORETURN void mismatch(long long other)
 {
-    char o[64] = "another number";
-    if (other >= 0 && other <= INT_MAX) snprintf(o, sizeof o, "%lld", other);
-    bi_error(bi_cur.ctxt, __LINE__, __FILE__,
-             "%s: the processes of the combine pass different numbers of elements (%zu here, "
-             "%s at another process of the scope): M*N must be the same everywhere",
-             bi_cur.routine ? bi_cur.routine : "BLACS", bi_cur.count, o);
+    bi_count_mismatch("combine", bi_cur.count, other, "at another process of the scope",
+                      "M*N must be the same everywhere");
 }
 
 /* long vectors: items, MPI may hand us any run of them */

@@ -150,6 +150,17 @@ void bi_mpi_fail(int rc, const char *call, Int ctxt, const char *routine, int li
     bi_error(ctxt, line, file, "%s: MPI error in %s: %s%s", routine, call, s, hint);
 }
 
+void bi_count_mismatch(const char *op, size_t here, long long other, const char *where,
+                       const char *must)
+{
+    char o[64] = "another number";
+    if (other >= 0) snprintf(o, sizeof o, "%lld", other);
+    bi_error(bi_cur.ctxt, __LINE__, __FILE__,
+             "%s: the processes of the %s pass different numbers of elements (%zu here, %s %s): "
+             "%s",
+             bi_cur.routine ? bi_cur.routine : "BLACS", op, here, o, where, must);
+}
+
 MPI_Errhandler bi_errh_return(MPI_Comm comm)
 {
     MPI_Errhandler old = MPI_ERRHANDLER_NULL;

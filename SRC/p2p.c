@@ -99,18 +99,6 @@ static void walk_copy(walk *w, char *buf, size_t k, int pack)
     }
 }
 
-/* elements of a shape, and whether they lie as one block (GE in line) */
-static size_t shape_count(const bi_shape *s)
-{
-    if (s->tr) return bi_shape_count(s);
-    return s->m > 0 && s->n > 0 ? (size_t)s->m * (size_t)s->n : 0;
-}
-static int shape_contig(const bi_shape *s)
-{
-    if (s->tr) return bi_shape_contig(s);
-    return s->m <= 0 || s->n <= 0 || s->n == 1 || s->lda == s->m;
-}
-
 static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, int dest, int tag,
                   const char *routine)
 {
@@ -137,9 +125,9 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     if (!c) c = bi_ctx_get(ctxt, routine); /* reports the invalid context */
     int argr = s->tr ? 8 : 6;
     int dest = bi_vpid(c, rdest, cdest, ctxt, routine, argr, "RDEST/CDEST");
-    const size_t es = bi_types[s->type].size, n = shape_count(s), nb = n * es;
+    const size_t es = bi_types[s->type].size, n = bi_shape_count(s), nb = n * es;
     const MPI_Datatype t = bi_mpitype(s->type);
-    const int contig = shape_contig(s);
+    const int contig = bi_shape_contig(s);
     int tag = bi_msgid_p2p_send(c, dest, 1);
     bi_buf *b = bi_buf_take(nb);
     if (nb < SEG0) {
@@ -196,7 +184,7 @@ static size_t recv_piece(bi_ctx *c, const bi_shape *s, void *p, size_t cnt, MPI_
         MPI_Request r;
         rc = MPI_Irecv(p, (int)cnt, t, src, tag, c->comm, &r);
         if (rc == MPI_SUCCESS)
-            rc = bi_wait(&r, &st, c->comm, src, tag, shape_count(s) * bi_types[s->type].size);
+            rc = bi_wait(&r, &st, c->comm, src, tag, bi_shape_count(s) * bi_types[s->type].size);
     } else {
         rc = MPI_Recv(p, (int)cnt, t, src, tag, c->comm, &st);
     }
@@ -206,7 +194,7 @@ static size_t recv_piece(bi_ctx *c, const bi_shape *s, void *p, size_t cnt, MPI_
         if (cls == MPI_ERR_TRUNCATE)
             bi_error(c->handle, -1, routine,
                      "message from {%d,%d} is longer than the %zu elements of the receiving shape (M=%ld, N=%ld)",
-                     src / c->npcol, src % c->npcol, shape_count(s), (long)s->m, (long)s->n);
+                     src / c->npcol, src % c->npcol, bi_shape_count(s), (long)s->m, (long)s->n);
         BI_MPI_IN(rc, "MPI_Recv", c->handle, routine);
     }
     int k = 0;
@@ -227,8 +215,8 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
         tag = bi_msgid_p2p_recv(c, src, 0);
     }
     bi_msgid_p2p_recv(c, src, 1);
-    const size_t es = bi_types[s->type].size, n = shape_count(s);
-    const int contig = shape_contig(s);
+    const size_t es = bi_types[s->type].size, n = bi_shape_count(s);
+    const int contig = bi_shape_contig(s);
     const MPI_Datatype el = bi_mpitype(s->type);
     /* piece 0 (the whole message if it is short) lands in A: contiguous, or
      * described by the shape's datatype (it fills the leading elements) */
