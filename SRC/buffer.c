@@ -24,6 +24,7 @@
 static bi_buf *ready[NREADY], *head, *tail, *cursor;
 static int nready;
 static int nactive;
+static size_t active_bytes; /* bytes of the active buffers */
 static size_t inuse, hwm; /* bytes held by all buffers, and the most ever */
 
 #define ALIGN 64
@@ -109,6 +110,7 @@ static void unlink_active(bi_buf *b)
     if (cursor == b) cursor = b->next;
     b->next = b->prev = NULL;
     nactive--;
+    active_bytes -= b->size;
 }
 
 /* a buffered send that MPI says failed: name its destination */
@@ -119,22 +121,28 @@ static void send_failed(int rc, const char *call, const bi_buf *b, int i)
     BI_MPI(rc, what);
 }
 
+/* request by request: finished ones become MPI_REQUEST_NULL.  Asked with
+ * MPI_Request_get_status first, which drives MPI's progress only when the
+ * request is not complete yet (MPI_Test always does: in MPICH 4.0 it costs
+ * as much again as the MPI_Isend, where most short sends are complete on
+ * return); a complete one is then freed by MPI_Wait, which returns at once */
 static int test_buf(bi_buf *b)
 {
-    /* request by request: finished ones become MPI_REQUEST_NULL */
     for (int i = 0; i < b->nreq; i++) {
-        int done = 0, rc = MPI_Test(&b->req[i], &done, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Test", b, i);
+        if (b->req[i] == MPI_REQUEST_NULL) continue;
+        int done = 0, rc = MPI_Request_get_status(b->req[i], &done, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Request_get_status", b, i);
         if (!done) return 0;
+        rc = MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Wait", b, i);
     }
     return 1;
 }
 
-/* test a bounded number of active buffers per call (round robin), so that
+/* test a bounded number of active buffers (round robin), so that
  * thousands of outstanding sends do not make every BLACS call slow */
-void bi_poll(void)
+static void poll_active(void)
 {
-    if (!head) return;
     int budget = 32;
     MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* MPI_Test's errors: error.c */
     while (head && budget-- > 0) {
@@ -147,6 +155,20 @@ void bi_poll(void)
         if (!cursor) break;
     }
     bi_errh_restore(MPI_COMM_WORLD, uh);
+}
+
+/* Polling is lazy: the active buffers are tested once NREADY of them are
+ * waiting or they hold POLL_BYTES, not after every send.  A test is not
+ * free (the switch of MPI_COMM_WORLD's error handler around it, error.c,
+ * and MPI's own work), and the sends of short messages are complete by
+ * the time anybody looks; so a stream of short sends pays one poll per
+ * NREADY sends, while a long message is still reclaimed at once.  Nothing
+ * waits on the test: MPI progresses the sends in every call we make. */
+#define POLL_BYTES ((size_t)65536)
+
+void bi_poll(void)
+{
+    if (head && (nactive >= NREADY || active_bytes >= POLL_BYTES)) poll_active();
 }
 
 int bi_buf_active_count(void) { return nactive; }
@@ -202,6 +224,10 @@ bi_buf *bi_buf_take(size_t n)
 {
     int k = ready_fit(n);
     if (k >= 0) return ready_take(k);
+    if (head && nactive >= NREADY) { /* sends already done may free one that fits */
+        poll_active();
+        if ((k = ready_fit(n)) >= 0) return ready_take(k);
+    }
     /* none fits: make room by releasing the smallest, allocate the size needed */
     if (nready == NREADY) free_buf(ready_take(ready_smallest()));
     bi_buf *b = alloc_buf(n);
@@ -241,6 +267,7 @@ void bi_buf_post(bi_buf *b)
     else head = b;
     tail = b;
     nactive++;
+    active_bytes += b->size;
     bi_poll();
 }
 

@@ -75,27 +75,49 @@ int bi_comb_param(char t, const bi_ctx *ctx, int np)
     }
 }
 
-/* one element of es bytes: constant sizes, so the copies of the owner
- * loops below compile to plain moves instead of memcpy calls */
-static inline void el_copy(void *d, const void *s, size_t es)
-{
-    switch (es) {
-    case 4: memcpy(d, s, 4); break;
-    case 8: memcpy(d, s, 8); break;
-    case 16: memcpy(d, s, 16); break;
-    default: memcpy(d, s, es);
+/* The owner loops below run once per item, so their element size is a
+ * constant in each expansion (4, 8 or 16 bytes: plain moves, no memcpy
+ * call, no size test per item); BI_ES_SWITCH(es, body) expands the body with
+ * ES bound to each. */
+#define BI_ES_SWITCH(es, ...)                               \
+    switch (es) {                                           \
+    case 4: { enum { ES = 4 }; __VA_ARGS__; } break;       \
+    case 8: { enum { ES = 8 }; __VA_ARGS__; } break;       \
+    default: { enum { ES = 16 }; __VA_ARGS__; } break;     \
     }
-}
 
 /* owner key of every item: value, then int32 key */
 static void pack_owned(const bi_shape *s, const char *A, char *buf, size_t isize, int32_t key)
 {
-    size_t es = bi_types[s->type].size;
-    for (Int j = 0; j < s->n; j++)
-        for (Int i = 0; i < s->m; i++, buf += isize) {
-            el_copy(buf, A + ((size_t)j * (size_t)s->lda + (size_t)i) * es, es);
-            memcpy(buf + es, &key, 4);
+    BI_ES_SWITCH(bi_types[s->type].size, {
+        for (Int j = 0; j < s->n; j++) {
+            const char *a = A + (size_t)j * (size_t)s->lda * ES;
+            for (Int i = 0; i < s->m; i++, a += ES, buf += isize) {
+                memcpy(buf, a, ES);
+                memcpy(buf + ES, &key, 4);
+            }
         }
+    })
+}
+
+/* the result back into A, and each item's owner (through tab: key ->
+ * coordinates) into RA/CA, in one pass over the buffer */
+static void unpack_owned(const bi_shape *s, const char *p, size_t isize, char *A, const Int *tab,
+                         Int *rA, Int *cA, Int ldi)
+{
+    BI_ES_SWITCH(bi_types[s->type].size, {
+        for (Int j = 0; j < s->n; j++) {
+            char *a = A + (size_t)j * (size_t)s->lda * ES;
+            Int *r = rA + (size_t)j * (size_t)ldi, *c = cA + (size_t)j * (size_t)ldi;
+            for (Int i = 0; i < s->m; i++, a += ES, p += isize) {
+                int32_t key;
+                memcpy(a, p, ES);
+                memcpy(&key, p + ES, 4);
+                r[i] = tab[2 * key];
+                c[i] = tab[2 * key + 1];
+            }
+        }
+    })
 }
 
 /* grid coordinates of scope rank k */
@@ -209,37 +231,27 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     }
 
     if (lands && count) {
-        const size_t es = bi_types[s->type].size;
-        if (c.buf != A) {
-            if (owners) {
-                const char *p = c.buf;
-                for (Int j = 0; j < s->n; j++)
-                    for (Int i = 0; i < s->m; i++, p += c.isize)
-                        el_copy((char *)A + ((size_t)j * (size_t)s->lda + (size_t)i) * es, p, es);
-            } else bi_unpack(s, c.buf, A);
-        }
         if (owners) {
             /* owner key -> scope rank -> coordinates: through a table of
-             * the np keys when there are more items than keys (a division
-             * per item costs as much as the combine itself) */
-            bi_buf *tb = count >= (size_t)np ? bi_buf_get((size_t)np * 2 * sizeof(Int)) : NULL;
-            Int *tab = tb ? (Int *)(void *)tb->data : NULL;
-            for (int key = 0; tab && key < np; key++)
-                owner_coords(ctx, sc->id, all ? key : (key + root) % np, &tab[2 * key],
-                             &tab[2 * key + 1]);
-            const char *p = c.buf + es;
-            for (Int j = 0; j < s->n; j++)
-                for (Int i = 0; i < s->m; i++, p += c.isize) {
-                    int32_t key;
-                    memcpy(&key, p, 4);
-                    Int r, col;
-                    if (tab) r = tab[2 * key], col = tab[2 * key + 1];
-                    else owner_coords(ctx, sc->id, all ? key : (key + root) % np, &r, &col);
-                    rA[(size_t)j * (size_t)ldi + (size_t)i] = r;
-                    cA[(size_t)j * (size_t)ldi + (size_t)i] = col;
+             * the np keys (a division per item costs as much as the
+             * combine itself); with fewer items than keys, a table of the
+             * items' own owners, each key replaced by its item's index */
+            const size_t nt = count < (size_t)np ? count : (size_t)np;
+            bi_buf *tb = bi_buf_get(nt * 2 * sizeof(Int));
+            Int *tab = (Int *)(void *)tb->data;
+            for (size_t k = 0; k < nt; k++) {
+                int32_t key = (int32_t)k;
+                char *kp = c.buf + k * c.isize + bi_types[s->type].size;
+                if (nt < (size_t)np) {
+                    memcpy(&key, kp, 4);
+                    memcpy(kp, &(int32_t){(int32_t)k}, 4);
                 }
-            if (tb) bi_buf_release(tb);
-        }
+                owner_coords(ctx, sc->id, all ? key : (key + root) % np, &tab[2 * k],
+                             &tab[2 * k + 1]);
+            }
+            unpack_owned(s, c.buf, c.isize, A, tab, rA, cA, ldi);
+            bi_buf_release(tb);
+        } else if (c.buf != A) bi_unpack(s, c.buf, A);
     }
     bi_coll_finish(&c);
 }
