@@ -45,8 +45,20 @@ typedef struct {
     int upper, unit;   /* TR only: UPLO='U', DIAG='U' */
     Int m, n, lda;     /* lda is the effective one, max(LDA, M, 1) */
 } bi_shape;
-size_t bi_shape_count(const bi_shape *s);          /* elements communicated */
-int bi_shape_contig(const bi_shape *s);            /* lies as one block in A */
+size_t bi_shape_count_tr(const bi_shape *s);
+int bi_shape_contig_tr(const bi_shape *s);
+/* elements communicated (inline: every call asks, a GE shape is M*N) */
+static inline size_t bi_shape_count(const bi_shape *s)
+{
+    if (s->tr) return bi_shape_count_tr(s);
+    return s->m > 0 && s->n > 0 ? (size_t)s->m * (size_t)s->n : 0;
+}
+/* lies as one block in A */
+static inline int bi_shape_contig(const bi_shape *s)
+{
+    if (s->tr) return bi_shape_contig_tr(s);
+    return s->m <= 0 || s->n <= 1 || s->lda == s->m;
+}
 void bi_shape_rows(const bi_shape *s, Int j, Int *lo, Int *hi); /* rows of column j: [lo,hi) */
 void bi_pack(const bi_shape *s, const void *A, void *buf);
 void bi_unpack(const bi_shape *s, const void *buf, void *A);

@@ -79,23 +79,36 @@ static Int run_end(const bi_shape *s, Int j)
     return a;
 }
 
-size_t bi_shape_count(const bi_shape *s)
+/* sum of min(x, m) over x = 0 .. t-1 (t >= 0), in closed form */
+static size_t sum_min(Int t, Int m)
 {
-    if (s->m <= 0 || s->n <= 0) return 0;
-    if (!s->tr) return (size_t)s->m * (size_t)s->n;
-    size_t t = 0;
-    for (Int j = 0, e; j < s->n; j = e) {
-        e = run_end(s, j);
-        t += (size_t)width(s, j) * (size_t)(e - j);
-    }
-    return t;
+    size_t T = (size_t)t, M = (size_t)m;
+    if (T <= M + 1) return T * (T ? T - 1 : 0) / 2;
+    return M * (M + 1) / 2 + (T - M - 1) * M;
 }
 
-int bi_shape_contig(const bi_shape *s)
+/* a trapezoid's elements in closed form: column j keeps min(j + c, M) rows
+ * ('U', c >= 0) or M - clamp(j + c, 0, M) rows ('L'), from bi_shape_rows */
+size_t bi_shape_count_tr(const bi_shape *s)
+{
+    if (s->m <= 0 || s->n <= 0) return 0;
+    Int lo, hi;
+    bi_shape_rows(s, 0, &lo, &hi); /* column 0 gives c (planted faults included) */
+    if (s->upper) {
+        Int c = hi; /* min(c, M) for column 0; c itself when below M */
+        if (c >= s->m) return (size_t)s->m * (size_t)s->n;
+        return sum_min(c + s->n, s->m) - sum_min(c, s->m);
+    }
+    Int c = s->unit - (s->n > s->m ? s->n - s->m : 0); /* may be negative */
+    Int a = c > 0 ? c : 0, b = c + s->n > 0 ? c + s->n : 0;
+    return (size_t)s->m * (size_t)s->n - (sum_min(b, s->m) - sum_min(a, s->m));
+}
+
+int bi_shape_contig_tr(const bi_shape *s)
 {
     if (s->m <= 0 || s->n <= 0) return 1;
     /* a trapezoid is one block only if every column is whole */
-    if (s->tr && (width(s, 0) != s->m || run_end(s, 0) != s->n)) return 0;
+    if (width(s, 0) != s->m || run_end(s, 0) != s->n) return 0;
     return s->n == 1 || s->lda == s->m;
 }
 

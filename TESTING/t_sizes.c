@@ -140,11 +140,42 @@ static void check_pack(const bi_shape *s, const char *what)
     free(u2);
 }
 
+/* a trapezoid's count (closed form in shape.c) is the sum of its columns'
+ * rows, for every small shape and a few huge ones (columns sampled at the
+ * ends, the rest by the rows' pattern: whole or growing by one) */
+static void check_tr_counts(void)
+{
+    for (int up = 0; up < 2; up++)
+        for (int unit = 0; unit < 2; unit++)
+            for (Int m = 0; m < 24; m++)
+                for (Int n = 0; n < 24; n++) {
+                    bi_shape s = {BI_D, 1, up, unit, m, n, m > 0 ? m : 1};
+                    size_t t = 0;
+                    for (Int j = 0; j < n; j++) {
+                        Int lo, hi;
+                        bi_shape_rows(&s, j, &lo, &hi);
+                        t += hi > lo ? (size_t)(hi - lo) : 0;
+                    }
+                    TU_CHECK(bi_shape_count(&s) == t, "TR %c%c %ldx%ld: count %zu, columns %zu",
+                             up ? 'U' : 'L', unit ? 'U' : 'N', (long)m, (long)n,
+                             bi_shape_count(&s), t);
+                }
+    /* 2^31 x 2^31 lower, non-unit: M(M+1)/2 */
+    const Int B = (Int)(sizeof(Int) == 8 ? (int64_t)1 << 31 : 1);
+    if (sizeof(Int) == 8) {
+        bi_shape s = {BI_D, 1, 0, 0, B, B, B};
+        size_t want = ((size_t)B * ((size_t)B + 1)) / 2;
+        TU_CHECK(bi_shape_count(&s) == want, "TR L 2^31 x 2^31: %zu, expected %zu",
+                 bi_shape_count(&s), want);
+    }
+}
+
 static int run_types(void)
 {
     const size_t G = (size_t)1 << 31;
     char what[160];
     bi_count_limit = (size_t)INT32_MAX;
+    check_tr_counts();
 
     /* counts: INT_MAX items go as they are; one more needs a type */
     check_count((size_t)INT32_MAX, MPI_DOUBLE, 8, "INT_MAX doubles");
