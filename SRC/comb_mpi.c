@@ -63,9 +63,11 @@ static void amfn(void *in, void *inout, int *len, MPI_Datatype *dt)
 /* short vectors: whole elements, header first */
 static void hdrfn(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    const bi_op *op = op_of(*dt);
-    MPI_Aint lb, ext;
-    BI_MPI(MPI_Type_get_extent(*dt, &lb, &ext), "MPI_Type_get_extent");
+    /* the type made by hdr_type below (the usual case) needs no questions */
+    const int ours = *dt == hdrtype;
+    const bi_op *op = ours ? hdrtype_op : op_of(*dt);
+    MPI_Aint lb, ext = (MPI_Aint)hdrtype_bytes;
+    if (!ours) BI_MPI(MPI_Type_get_extent(*dt, &lb, &ext), "MPI_Type_get_extent");
     for (int k = 0; k < *len; k++) {
         char *a = (char *)inout + (size_t)k * (size_t)ext;
         const char *b = (const char *)in + (size_t)k * (size_t)ext;
