@@ -18,6 +18,15 @@ static void bcast(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype 
     }
 }
 
+/* c's data as the (count, datatype) of one MPI call: a non-contiguous
+ * shape in place through its kept datatype (shape.c), else the run of
+ * items (past INT_MAX items a derived type, freed by bi_mpicount_free) */
+static bi_mpicount data_of(const bi_coll *c)
+{
+    if (c->shape) return (bi_mpicount){1, bi_shape_mpitype_cached(c->shape), 0};
+    return bi_mpicount_of(c->count, c->dt);
+}
+
 /* Element counts must agree (spec 7).  MPICH checks every broadcast's
  * bytes and reports the difference as an MPI error, whichever way it goes
  * (BI_MPI names the routine); other MPIs need not -- Open MPI fills what
@@ -25,7 +34,10 @@ static void bcast(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype 
  * the count travels with the data: a 16-byte header (count, ~count) in
  * front of short broadcasts (one copy each way), a broadcast of its own
  * before long ones.  SimGrid's SMPI is left as MPICH, so that simulated
- * times stay those of the plain broadcast. */
+ * times stay those of the plain broadcast.  A non-contiguous shape (c->shape)
+ * is packed straight behind the header when short -- the header costs that
+ * copy anyway, and a second collective would cost more than it -- and goes
+ * in place through its datatype after the count's broadcast when long. */
 #if defined(MPICH_VERSION) || defined(SMPI_H)
 #define BI_MPI_CHECKS_BCAST 1
 #else
@@ -45,22 +57,25 @@ static void bcast_counted(const bi_coll *c, MPI_Comm comm)
     int64_t h[2] = {(int64_t)c->count, ~(int64_t)c->count};
     if (nb <= BI_CNT_HDR_MAX) {
         bi_buf *w = bi_buf_get(BI_CNT_HDR + nb);
+        char *d = w->data + BI_CNT_HDR;
         if (src) {
             memcpy(w->data, h, BI_CNT_HDR);
-            if (nb) memcpy(w->data + BI_CNT_HDR, c->buf, nb);
+            if (c->shape) bi_pack(c->shape, c->buf, d);
+            else if (nb) memcpy(d, c->buf, nb);
         }
         bcast(c, comm, w->data, (int)(BI_CNT_HDR + nb), MPI_BYTE, BI_CNT_HDR + nb);
         if (!src) {
             memcpy(h, w->data, BI_CNT_HDR);
             check_header(c, h);
-            if (nb) memcpy(c->buf, w->data + BI_CNT_HDR, nb);
+            if (c->shape) bi_unpack(c->shape, d, c->buf);
+            else if (nb) memcpy(c->buf, d, nb);
         }
         bi_buf_release(w);
         return;
     }
     bcast(c, comm, h, 2, MPI_INT64_T, BI_CNT_HDR);
     if (!src) check_header(c, h);
-    bi_mpicount k = bi_mpicount_of(c->count, c->dt);
+    bi_mpicount k = data_of(c);
     bcast(c, comm, c->buf, k.n, k.dt, nb);
     bi_mpicount_free(&k);
 }
@@ -80,7 +95,7 @@ void bi_bcast_mpi(bi_coll *c)
         bcast(c, comm, &token, 1, MPI_BYTE, 1);
         return;
     }
-    bi_mpicount k = bi_mpicount_of(c->count, c->dt); /* past INT_MAX items: a derived type */
+    bi_mpicount k = data_of(c);
     bcast(c, comm, c->buf, k.n, k.dt, c->count * c->isize);
     bi_mpicount_free(&k);
 #endif
