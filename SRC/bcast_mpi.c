@@ -7,13 +7,6 @@
 #include <string.h>
 #include "topo_algs.h"
 
-/* MPICH and its derivatives; SimGrid's SMPI counts as MPICH (below) */
-#if defined(MPICH_VERSION) || defined(SMPI_H)
-#define BI_MPICH 1
-#else
-#define BI_MPICH 0
-#endif
-
 static void bcast(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype dt, size_t bytes)
 {
     if (bi_g.debug >= 2 || bi_g.stats) {
@@ -26,24 +19,25 @@ static void bcast(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype 
     }
 }
 
-/* A non-contiguous shape goes to MPI_Bcast in place, through its datatype
- * (kept by shape.c), or packed into one run by bcast.c like for the other
- * topologies.  In place saves our copy on each side, but then MPI copies
- * instead, and how well depends on the MPI.  Measured on 2 ranks of this
- * machine (100 x 100 and 1000 x 1000 doubles, LDA 200 and 1200): MPICH
- * 4.0.2 is 2.2 and 1.08 times slower in place -- its datatype engine copies
- * element by element when blocks are under 16 KiB (MPI_Pack 2-5 times
- * bi_pack's time), and a 256 MB shape took 3-4 times as long -- while Open
- * MPI 4.1 is faster in place.  So: packed under MPICH, in place elsewhere;
- * BLACS_BCAST_DATATYPE=0|1 overrides (processes may differ: MPI matches
- * the signatures, and the counted protocol below is the same both ways). */
+/* A non-contiguous shape goes to MPI_Bcast packed into one run by bcast.c,
+ * as for the other topologies, or with BLACS_BCAST_DATATYPE=1 in place,
+ * through its datatype (kept by shape.c).  In place saves our copy on each
+ * side, but MPI then copies instead, and on this machine (2 ranks, shapes
+ * of 100 x 100 and 1000 x 1000 doubles with LDA 200 and 1200, alternated
+ * runs) that was slower with both MPIs: MPICH 4.0.2 2.2 and 1.08 times (its
+ * datatype engine copies element by element below 16 KiB blocks: MPI_Pack
+ * takes 1.5-5 times bi_pack's time) and Open MPI 4.1.4 1.9 times at
+ * 1000 x 1000 (its packing is as fast as ours; the transport of a
+ * non-contiguous message is not).  Processes may differ in this setting:
+ * MPI matches type signatures, and the counted protocol below is the same
+ * either way. */
 int bi_bcast_datatype = -1;
 
 int bi_bcast_mpi_inplace(void)
 {
     if (bi_bcast_datatype < 0) {
         const char *e = getenv("BLACS_BCAST_DATATYPE");
-        bi_bcast_datatype = e && *e ? atoi(e) != 0 : !BI_MPICH;
+        bi_bcast_datatype = e && *e && atoi(e) != 0;
     }
     return bi_bcast_datatype;
 }
@@ -68,7 +62,7 @@ static bi_mpicount data_of(const bi_coll *c)
  * is packed straight behind the header when short -- the header costs that
  * copy anyway, and a second collective would cost more than it -- and goes
  * in place through its datatype after the count's broadcast when long. */
-#if BI_MPICH
+#if defined(MPICH_VERSION) || defined(SMPI_H)
 #define BI_MPI_CHECKS_BCAST 1
 #else
 #define BI_MPI_CHECKS_BCAST 0
