@@ -385,7 +385,7 @@ static int run_big(void)
     }
 
     step("broadcast '1'");
-    /* 4b: the same with TOP ' ' (packed by default); 4c: then 0 sends its
+    /* 4b: the same with TOP ' ' (packed under MPICH); 4c: then 0 sends its
      * two columns in place, through the shape's datatype (runs of 2^26
      * under this limit), and 1 receives N items.  (Receiving in place
      * works too, but MPICH 4.0.2 takes over a minute for it.) */
