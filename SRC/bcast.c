@@ -5,7 +5,11 @@
  * differ as long as the element count agrees.  This file only resolves
  * scope, source, topology and message IDs, and puts the data into one
  * contiguous run of items; the algorithms (bcast_*.c, chosen by TOP through
- * topology.c) move those items between scope ranks.
+ * topology.c) move those items between scope ranks.  TOP ' ' may be the
+ * exception (bcast_mpi.c says when): MPI_Bcast takes a non-contiguous shape
+ * as it lies, through its datatype, and MPI matches type signatures, so
+ * shapes of equal count still agree; the others forward pieces of one run,
+ * so they always get it packed.
  */
 #include <string.h>
 #include "bi.h"
@@ -67,6 +71,9 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     bi_buf *b = NULL;
     if (contig) {
         c.buf = A;  /* straight from/into user memory */
+    } else if (t->bcast == bi_bcast_mpi && bi_bcast_mpi_inplace()) {
+        c.buf = A;  /* MPI moves the shape itself, described by its datatype */
+        c.shape = s;
     } else {
         b = bi_buf_get(c.count * c.isize);
         if (sender) bi_pack(s, A, b->data);

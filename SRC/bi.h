@@ -63,6 +63,9 @@ void bi_shape_rows(const bi_shape *s, Int j, Int *lo, Int *hi); /* rows of colum
 void bi_pack(const bi_shape *s, const void *A, void *buf);
 void bi_unpack(const bi_shape *s, const void *buf, void *A);
 MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_Type_free */
+/* the same type kept for reuse (one of the last 16 shapes used): not to be
+ * freed; valid until the next call (which may replace it) or BLACS_EXIT */
+MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s);
 
 /* ---- MPI counts (count.c): runs past INT_MAX items as derived types ------ */
 extern size_t bi_count_limit;  /* INT_MAX; lower for tests (BLACS_COUNT_LIMIT); 0: unread */
@@ -271,6 +274,8 @@ typedef struct bi_coll {
     int root;          /* broadcast source / combine destination scope rank; -1 leave-on-all */
     int tag;           /* first reserved message ID */
     char *buf;         /* contiguous items (bcast data / combine result buffer) */
+    const bi_shape *shape; /* TOP ' ' broadcasts only: buf is the user's A, this
+                              non-contiguous shape, moved in place (bcast_mpi.c) */
     size_t count;      /* items */
     size_t isize;      /* bytes per item */
     MPI_Datatype dt;   /* MPI type of one item (contiguous isize bytes for combines) */

@@ -222,11 +222,7 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
      * described by the shape's datatype (it fills the leading elements) */
     size_t p0 = piece_elems(0, es), got;
     if (contig) got = recv_piece(c, s, A, n < p0 ? n : p0, el, src, tag, n >= p0, routine);
-    else {
-        MPI_Datatype t = bi_shape_mpitype(s);
-        got = recv_piece(c, s, A, 1, t, src, tag, n >= p0, routine);
-        BI_MPI_IN(MPI_Type_free(&t), "MPI_Type_free", ctxt, routine);
-    }
+    else got = recv_piece(c, s, A, 1, bi_shape_mpitype_cached(s), src, tag, n >= p0, routine);
     if (got == p0) { /* a full first piece: a long message, more pieces follow */
         bi_buf *scratch = NULL;
         walk w;

@@ -5,7 +5,9 @@
  * min(M,N) starts at (0,0) when the triangle side is the short side, and is
  * anchored at (M-1,N-1) otherwise).  Everything else sees contiguous items:
  * bi_pack/bi_unpack move between the two, bi_shape_mpitype describes A to
- * MPI so a receive can land in place without a copy.
+ * MPI so a receive (or a TOP ' ' broadcast) can move it in place without a
+ * copy; bi_shape_mpitype_cached keeps the types of the shapes last used, so
+ * that calls in a loop create none.
  */
 #include <limits.h>
 #include <string.h>
@@ -204,4 +206,58 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s)
     else t = tr_type(s, el, es, ld);
     BI_MPI(MPI_Type_commit(&t), "MPI_Type_commit");
     return t;
+}
+
+/* ---- the types of the shapes last used -----------------------------------
+ * A receive or TOP ' ' broadcast of a non-contiguous shape needs its type on
+ * every call, and building one costs more than moving a small matrix (and,
+ * for a trapezoid, a few allocations).  Programs use few shapes, over and
+ * over (an NB x NB block, its triangles), so the last NCACHE types are kept,
+ * the least recently used one replaced, and all freed at BLACS_EXIT (before
+ * MPI_Finalize; a later BLACS_PINFO starts empty).  The key is everything
+ * the type depends on: the shape (lda is the effective one) and the count
+ * limit it was built under (count.c: it decides how long runs are cut). */
+#define NCACHE 16
+static struct {
+    bi_shape s;
+    size_t limit;
+    MPI_Datatype dt;
+    unsigned long used; /* 0: empty slot; else the clock at the last use */
+} cache[NCACHE];
+static unsigned long clk;
+
+static int same_shape(const bi_shape *a, const bi_shape *b)
+{
+    return a->type == b->type && a->tr == b->tr && a->m == b->m && a->n == b->n &&
+           a->lda == b->lda && (!a->tr || (a->upper == b->upper && a->unit == b->unit));
+}
+
+static void cache_free(void)
+{
+    for (int i = 0; i < NCACHE; i++)
+        if (cache[i].used) {
+            BI_MPI_IN(MPI_Type_free(&cache[i].dt), "MPI_Type_free", -1, "BLACS_EXIT");
+            cache[i].used = 0;
+        }
+    clk = 0;
+}
+
+MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s)
+{
+    size_t limit = bi_count_piece(SIZE_MAX);
+    int victim = 0;
+    for (int i = 0; i < NCACHE; i++) {
+        if (cache[i].used && cache[i].limit == limit && same_shape(&cache[i].s, s)) {
+            cache[i].used = ++clk;
+            return cache[i].dt;
+        }
+        if (cache[i].used < cache[victim].used) victim = i;
+    }
+    if (cache[victim].used) BI_MPI(MPI_Type_free(&cache[victim].dt), "MPI_Type_free");
+    else bi_atexit(cache_free); /* once per BLACS session: it ignores repeats */
+    cache[victim].s = *s;
+    cache[victim].limit = limit;
+    cache[victim].dt = bi_shape_mpitype(s);
+    cache[victim].used = ++clk;
+    return cache[victim].dt;
 }

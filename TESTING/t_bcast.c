@@ -3,7 +3,8 @@
  * spec 7): every topology (and M with 1, 2, 3, -2 rings, T with 1, 2, 3
  * branches) x scope x type x shape (GE; TR with both UPLO, both DIAG, M>N,
  * M<N, M=N), LDA > M on the sender and on receivers, receive shapes that
- * differ with equal count (GE reshaped, TR received as GE), zero-size
+ * differ with equal count (GE reshaped, TR received as GE or as the other
+ * triangle), zero-size
  * broadcasts, sources at several positions, one-process scopes; guard zones
  * around every matrix on every process, and the sender's matrix unchanged.
  * Grids: 1xP, Px1, 2x(P/2) in both orders, 1x1.  Run on 4 or 6 processes.
@@ -12,8 +13,16 @@
  *     types; each combination runs on one grid in turn, "full" on all
  *   t_bcast err-top | err-top-recv | err-src | err-scope | err-self
  *     (must abort; err-self at BLACS_DEBUG >= 1)
+ *   t_bcast dtcache   TOP ' ' with non-contiguous shapes (any number of
+ *     processes): long ones use no BLACS buffer when they go in place
+ *     (BLACS_BCAST_DATATYPE=1), one of their size when packed (=0);
+ *     the same shapes broadcast and received point-to-point again commit no
+ *     datatype (MPI_Type_commit/MPI_Type_free are intercepted here); of 40
+ *     shapes at most 16 datatypes stay alive and the last 8 are reused;
+ *     after BLACS_EXIT(1) none is alive, and the BLACS work on.
  */
 #include "tutil.h"
+#include "topo_algs.h" /* bi_buf_hwm, bi_bcast_mpi_inplace */
 
 typedef void (*gebs_t)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int);
 typedef void (*gebr_t)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int,
@@ -48,7 +57,8 @@ static const struct { char top; int what, val; } TOPS[] = {
 #define NTOPS (int)(sizeof TOPS / sizeof TOPS[0])
 
 /* sender m x n (lda ldas), receivers mr x nr (lda ldar); uplo NULL: GE;
- * rge: a TR sender's receivers use GE */
+ * rge: a TR sender's receivers use 1: GE, 2: the other UPLO (square, so the
+ * count is the same) */
 typedef struct {
     const char *uplo, *diag;
     blacs_int m, n, ldas, mr, nr, ldar;
@@ -86,6 +96,16 @@ static void make_cases(void)
             }
     add("l", "u", 6, 6, 7, 6, 6, 6, 0); /* lower-case UPLO/DIAG */
     add("U", "N", 4, 4, 4, 10, 1, 10, 1); /* TR sent, received as a 10-vector */
+    add("U", "N", 4, 4, 6, 5, 2, 7, 1);  /* TR sent, received as a GE with a gap */
+    add("U", "N", 4, 4, 7, 4, 4, 9, 2);  /* TR received as the other triangle */
+    add("L", "U", 5, 5, 5, 5, 5, 8, 2);
+}
+
+/* the receivers' UPLO */
+static const char *recv_uplo(const bcase *cs)
+{
+    if (cs->rge != 2) return cs->uplo;
+    return cs->uplo[0] == 'U' || cs->uplo[0] == 'u' ? "L" : "U";
 }
 
 /* communicated elements of a shape, in column-major order, as item pointers */
@@ -138,9 +158,9 @@ static void one(blacs_int ctxt, char scope, int tv, const bcase *cs, int ti, bla
     tu_mat b, e, ref;
     tu_mat_alloc(&b, esz, cs->mr, cs->nr, cs->ldar);
     tu_mat_pad(&b, 0x5A);
-    if (cs->uplo && !cs->rge)
-        T[ti].trbr(ctxt, sc, tp, (char *)cs->uplo, (char *)cs->diag, cs->mr, cs->nr, b.a, cs->ldar,
-                   rarg, carg);
+    if (cs->uplo && cs->rge != 1)
+        T[ti].trbr(ctxt, sc, tp, (char *)recv_uplo(cs), (char *)cs->diag, cs->mr, cs->nr, b.a,
+                   cs->ldar, rarg, carg);
     else
         T[ti].gebr(ctxt, sc, tp, cs->mr, cs->nr, b.a, cs->ldar, rarg, carg);
     /* expected: pad everywhere, sender's k-th item at my k-th position */
@@ -149,10 +169,10 @@ static void one(blacs_int ctxt, char scope, int tv, const bcase *cs, int ti, bla
     tu_mat_alloc(&ref, esz, cs->m, cs->n, cs->ldas);
     tu_mat_fill(&ref, T[ti].t, seed, in, &tr);
     size_t ns = items(&ref, cs->uplo, cs->diag, 0, NULL);
-    size_t nr = items(&e, cs->uplo, cs->diag, cs->rge, NULL);
+    size_t nr = items(&e, recv_uplo(cs), cs->diag, cs->rge == 1, NULL);
     unsigned char **ps = malloc((ns + 1) * sizeof *ps), **pe = malloc((nr + 1) * sizeof *pe);
     items(&ref, cs->uplo, cs->diag, 0, ps);
-    items(&e, cs->uplo, cs->diag, cs->rge, pe);
+    items(&e, recv_uplo(cs), cs->diag, cs->rge == 1, pe);
     for (size_t k = 0; k < ns && k < nr; k++) memcpy(pe[k], ps[k], esz);
     long bad = 0, first = -1;
     for (size_t k = 0; k < b.total; k++)
@@ -229,6 +249,122 @@ static void error_case(blacs_int sys, blacs_int np, const char *what)
     else if (!strcmp(what, "err-self")) Cdgebr2d(ctxt, "Row", "I", 2, 2, a, 2, myr, myc);
 }
 
+/* ---- dtcache: TOP ' ' moves non-contiguous shapes in place, with datatypes
+ * made once.  Every committed datatype is seen here through MPI's profiling
+ * interface (the library is linked in statically, so its calls come here). */
+#define MAXLIVE 4096
+static MPI_Datatype live[MAXLIVE]; /* committed and not freed */
+static int nlive;
+static long ncommits;
+
+int MPI_Type_commit(MPI_Datatype *t)
+{
+    int rc = PMPI_Type_commit(t), known = 0;
+    ncommits++;
+    for (int i = 0; i < nlive && !known; i++) known = live[i] == *t;
+    if (rc == MPI_SUCCESS && !known && nlive < MAXLIVE) live[nlive++] = *t;
+    return rc;
+}
+
+int MPI_Type_free(MPI_Datatype *t)
+{
+    for (int i = 0; i < nlive; i++)
+        if (live[i] == *t) {
+            live[i] = live[--nlive];
+            break;
+        }
+    return PMPI_Type_free(t);
+}
+
+/* a non-contiguous GE p2p message to the next process of the row, received
+ * in place from the previous one; guards checked */
+static void p2p_ring(blacs_int ctxt, int seed)
+{
+    blacs_int nprow, npcol, myr, myc;
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
+    tu_mat a, b;
+    tu_mat_alloc(&a, sizeof(double), 5, 3, 8);
+    tu_mat_alloc(&b, sizeof(double), 5, 3, 7);
+    tu_mat_pad(&a, 0xA5);
+    tu_mat_pad(&b, 0x5A);
+    tu_mat_fill(&a, 'D', seed, NULL, NULL);
+    Cdgesd2d(ctxt, 5, 3, a.a, 8, myr, (myc + 1) % npcol);
+    Cdgerv2d(ctxt, 5, 3, b.a, 7, myr, (myc + npcol - 1) % npcol);
+    long bad = tu_mat_check(&b, 'D', seed, NULL, NULL, 0x5A, "DGERV2D's A");
+    TU_CHECK(bad == 0, "p2p 5x3 lda 8 -> lda 7: %ld bad elements or guards", bad);
+    tu_mat_free(&a);
+    tu_mat_free(&b);
+}
+
+/* shapes of the repeated TOP ' ' broadcasts: sender, then receivers of
+ * the same count, at least one side not contiguous */
+static const bcase REUSE[] = {
+    {NULL, NULL, 5, 3, 8, 5, 3, 8, 0},   {NULL, NULL, 6, 2, 9, 4, 3, 7, 0},
+    {NULL, NULL, 6, 2, 6, 3, 4, 5, 0},   {NULL, NULL, 1, 7, 3, 7, 1, 7, 0},
+    {"U", "N", 5, 3, 7, 5, 3, 6, 0},     {"L", "U", 3, 5, 3, 3, 5, 4, 0},
+    {"L", "N", 4, 4, 5, 4, 4, 4, 2},     {"U", "U", 4, 4, 4, 6, 1, 6, 1},
+};
+#define NREUSE (int)(sizeof REUSE / sizeof REUSE[0])
+
+static void dtcache(blacs_int sys, blacs_int np)
+{
+    blacs_int ctxt = sys;
+    Cblacs_gridinit(&ctxt, "Row", 1, np);
+    /* 1. long non-contiguous broadcasts in place need no BLACS buffer: MPI
+     * takes A as it lies; packed, they need one of the message's size */
+    const bcase big[] = {
+        {NULL, NULL, 300, 200, 310, 200, 300, 207, 0}, /* 480,000 bytes */
+        {"L", "N", 300, 300, 305, 300, 300, 333, 2},   /* 45,150 complex: 722,400 bytes */
+    };
+    one(ctxt, 'A', 0, &big[0], 2, 0, 0, 1);
+    one(ctxt, 'R', 0, &big[1], 4, 0, np - 1, 2);
+    size_t hwm = bi_buf_hwm();
+    int inplace = bi_bcast_mpi_inplace();
+    TU_CHECK(inplace == (hwm < 300 * 200 * sizeof(double)),
+             "TOP ' ' broadcasts of non-contiguous shapes %s: %zu bytes of BLACS buffers used",
+             inplace ? "in place" : "packed", hwm);
+    /* 2. the same shapes over and over: datatypes made in the first round
+     * only (broadcasts on two scopes, and receives of point-to-point) */
+    long before = ncommits, first = 0;
+    for (int rep = 0; rep < 5; rep++) {
+        for (int k = 0; k < NREUSE; k++) /* 14 shapes at most per process */
+            one(ctxt, k % 2 ? 'R' : 'A', 0, &REUSE[k], k % 5, 0, k % np, 100 * rep + k);
+        p2p_ring(ctxt, rep);
+        if (rep == 0) {
+            first = ncommits;
+            TU_CHECK(first > before, "no datatype was committed: is MPI_Type_commit intercepted?");
+        } else {
+            TU_CHECK(ncommits == first, "round %d committed %ld datatypes", rep, ncommits - first);
+        }
+    }
+    /* 3. many shapes: the kept types stay few, and the last ones used are
+     * reused (the library keeps 16) */
+    for (int rep = 0; rep < 2; rep++) {
+        if (rep == 1) first = ncommits;
+        for (blacs_int k = rep ? 32 : 0; k < 40; k++) {
+            bcase g = {NULL, NULL, 3, 2, 4 + k, 2, 3, 5 + k, 0};
+            one(ctxt, 'A', 0, &g, 2, 0, k % np, 1000 + (int)k);
+        }
+    }
+    TU_CHECK(ncommits == first, "the last 8 of 40 shapes were made again (%ld datatypes)",
+             ncommits - first);
+    TU_CHECK(nlive <= 16, "%d committed datatypes alive", nlive);
+    /* 4. BLACS_EXIT(1) frees them all; the BLACS afterwards make them anew */
+    Cblacs_gridexit(ctxt);
+    Cblacs_exit(1);
+    TU_CHECK(nlive == 0, "%d committed datatypes alive after BLACS_EXIT(1)", nlive);
+    blacs_int me;
+    Cblacs_pinfo(&me, &np);
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", 1, np);
+    before = ncommits;
+    p2p_ring(ctxt, 9); /* its receive's type was kept before BLACS_EXIT */
+    TU_CHECK(ncommits == before + 1, "after BLACS_EXIT(1): %ld datatypes committed",
+             ncommits - before);
+    one(ctxt, 'A', 0, &REUSE[4], 2, 0, 0, 7);
+    Cblacs_gridexit(ctxt);
+}
+
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
@@ -239,6 +375,12 @@ int main(int argc, char **argv)
         if (!strncmp(argv[i], "tops=", 5)) only_tops = argv[i] + 5;
         else if (!strncmp(argv[i], "types=", 6)) only_types = argv[i] + 6;
         else if (!strcmp(argv[i], "full")) full = 1;
+        else if (!strcmp(argv[i], "dtcache")) {
+            dtcache(sys, np);
+            int rc = tu_finish();
+            Cblacs_exit(0);
+            return rc;
+        }
         else if (!strncmp(argv[i], "err-", 4)) {
             error_case(sys, np, argv[i]);
             fprintf(stderr, "error case %s returned\n", argv[i]);

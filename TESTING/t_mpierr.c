@@ -12,8 +12,10 @@
  * eight rounds of agreeing broadcasts and combines come first (MPI may
  * change algorithms after a few calls):
  *   bcast     {0,0} broadcasts (DGEBS2D), the others receive (DGEBR2D)
- *   bcast_tr  the same with trapezoids (DTRBS2D/DTRBR2D), which go through
- *             a BLACS buffer
+ *   bcast_tr  the same with trapezoids (DTRBS2D/DTRBR2D), which are not
+ *             contiguous: a BLACS buffer, or with TOP ' ' MPI_Bcast through
+ *             the shape's datatype
+ *   bcast_gap the same with general shapes of LDA = M + 3 (not contiguous)
  *   comb      DGSUM2D leave-on-all
  *   comb1     DGAMX2D leave-on-one to {0,0}, RA/CA wanted
  * and two modes that must succeed:
@@ -56,7 +58,7 @@ int main(int argc, char **argv)
     Cblacs_gridinit(&ctxt, "R", 1, np);
     Cblacs_gridinfo(ctxt, &nr, &nc, &r, &c);
     blacs_int mx = big > small ? big : small, n = (me == 0) ? big : small;
-    double *a = calloc((size_t)(mx * mx), sizeof *a);
+    double *a = calloc((size_t)((mx + 3) * mx), sizeof *a);
     blacs_int *ra = calloc((size_t)(mx * mx), sizeof *ra), *ca = calloc((size_t)(mx * mx), sizeof *ca);
     for (blacs_int i = 0; i < mx * mx; i++) a[i] = (double)(i + 1);
     /* first some operations that agree: MPI changes algorithms after a few
@@ -73,6 +75,9 @@ int main(int argc, char **argv)
     if (IS("bcast")) {
         if (me == 0) Cdgebs2d(ctxt, "All", top, big, big, a, big);
         else Cdgebr2d(ctxt, "All", top, small, small, a, small, 0, 0);
+    } else if (IS("bcast_gap")) {
+        if (me == 0) Cdgebs2d(ctxt, "All", top, big, big, a, big + 3);
+        else Cdgebr2d(ctxt, "All", top, small, small, a, small + 3, 0, 0);
     } else if (IS("bcast_tr")) {
         if (me == 0) Cdtrbs2d(ctxt, "All", top, "U", "N", big, big, a, big);
         else Cdtrbr2d(ctxt, "All", top, "U", "N", small, small, a, small, 0, 0);
