@@ -19,33 +19,6 @@ static void bcast(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype 
     }
 }
 
-/* A non-contiguous shape goes to MPI_Bcast in place, through its datatype
- * (kept by shape.c), or packed into one run by bcast.c as for the other
- * topologies.  In place saves our copy on each side, but MPI then copies
- * instead, and how well depends on the MPI.  On 2 ranks of this machine
- * (100 x 100 and 1000 x 1000 doubles, LDA 200 and 1200; medians of
- * alternated runs on a quiet machine), in place took 1.6 and 1.5 times as
- * long with MPICH 4.0.2, whose datatype engine copies element by element
- * below 16 KiB blocks (MPI_Pack 1.5-5 times bi_pack's time), and 0.9 and
- * 0.3 times as long with Open MPI 4.1.4, which packs as fast as we do.  So:
- * packed under MPICH (and SMPI, which stands for it), in place elsewhere;
- * BLACS_BCAST_DATATYPE=0|1 overrides.  Processes may differ: MPI matches
- * type signatures, and the counted protocol below is the same either way. */
-#if defined(MPICH_VERSION) || defined(SMPI_H)
-#define BI_INPLACE_DEFAULT 0
-#else
-#define BI_INPLACE_DEFAULT 1
-#endif
-int bi_bcast_datatype = -1;
-
-int bi_bcast_mpi_inplace(void)
-{
-    if (bi_bcast_datatype < 0) {
-        const char *e = getenv("BLACS_BCAST_DATATYPE");
-        bi_bcast_datatype = e && *e ? atoi(e) != 0 : BI_INPLACE_DEFAULT;
-    }
-    return bi_bcast_datatype;
-}
 
 /* c's data as the (count, datatype) of one MPI call: a non-contiguous
  * shape in place through its kept datatype (shape.c), else the run of

@@ -63,6 +63,10 @@ void bi_shape_rows(const bi_shape *s, Int j, Int *lo, Int *hi); /* rows of colum
 void bi_pack(const bi_shape *s, const void *A, void *buf);
 void bi_unpack(const bi_shape *s, const void *buf, void *A);
 MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_Type_free */
+/* non-contiguous shapes to MPI in place through their datatypes (else packed):
+ * BLACS_BCAST_DATATYPE=0|1, default by MPI (shape.c) */
+int bi_bcast_mpi_inplace(void);
+extern int bi_bcast_datatype; /* 0, 1; -1 not read yet */
 /* the same type kept for reuse (one of the last 16 shapes used): not to be
  * freed; valid until the next call (which may replace it) or BLACS_EXIT */
 MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s);

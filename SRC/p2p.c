@@ -218,15 +218,24 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     const size_t es = bi_types[s->type].size, n = bi_shape_count(s);
     const int contig = bi_shape_contig(s);
     const MPI_Datatype el = bi_mpitype(s->type);
-    /* piece 0 (the whole message if it is short) lands in A: contiguous, or
-     * described by the shape's datatype (it fills the leading elements) */
+    /* A non-contiguous shape is received in place through its datatype
+     * (kept by shape.c) where MPI's datatype engine is as fast as our own
+     * copy, else into a scratch run and unpacked: the same choice as the
+     * ' ' broadcast's (bcast_mpi.c, BLACS_BCAST_DATATYPE).  Piece 0 (the
+     * whole message if it is short) fills the leading elements either way. */
+    const int inplace = contig || bi_bcast_mpi_inplace();
     size_t p0 = piece_elems(0, es), got;
-    if (contig) got = recv_piece(c, s, A, n < p0 ? n : p0, el, src, tag, n >= p0, routine);
+    bi_buf *scratch = NULL;
+    walk w;
+    if (!inplace) {
+        scratch = bi_buf_take(n < p0 ? n * es : SEGMAX);
+        walk_start(&w, s, A, 0);
+        got = recv_piece(c, s, scratch->data, n < p0 ? n : p0, el, src, tag, 1, routine);
+        walk_copy(&w, scratch->data, got, 0);
+    } else if (contig) got = recv_piece(c, s, A, n < p0 ? n : p0, el, src, tag, n >= p0, routine);
     else got = recv_piece(c, s, A, 1, bi_shape_mpitype_cached(s), src, tag, n >= p0, routine);
     if (got == p0) { /* a full first piece: a long message, more pieces follow */
-        bi_buf *scratch = NULL;
-        walk w;
-        if (!contig) {
+        if (!contig && !scratch) {
             scratch = bi_buf_take(SEGMAX);
             walk_start(&w, s, A, p0);
         }
@@ -241,8 +250,8 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
             e += got;
             if (got < full) break;
         }
-        bi_buf_release(scratch);
     }
+    bi_buf_release(scratch);
     c->lastsrc = src;
     bi_poll();
 }

@@ -16,8 +16,6 @@
 void bi_bcast_mpi(bi_coll *c);
 /* TOP ' ' takes a non-contiguous shape in place through its datatype
  * (c->shape) rather than packed (bcast_mpi.c says when) */
-int bi_bcast_mpi_inplace(void);
-extern int bi_bcast_datatype; /* BLACS_BCAST_DATATYPE: 0, 1; -1 not read yet */
 void bi_bcast_iring(bi_coll *c);
 void bi_bcast_dring(bi_coll *c);
 void bi_bcast_sring(bi_coll *c);
