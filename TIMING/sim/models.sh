@@ -80,7 +80,7 @@ for p in $PS; do
   echo "models.sh: p = $p simulated in $(( $(date +%s) - t1 )) s (alpha $ac us)" >&2
 done
 
-cat "$RAW"/p2p_* "$RAW"/sim_* 2> /dev/null | grep -E '^[a-z]+,(p2p|bcast|all|one),' |
+for p in $PS; do cat "$RAW/p2p_$p" "$RAW/sim_$p" 2> /dev/null; done | grep -E '^[a-z]+,(p2p|bcast|all|one),' |
 awk -F, -v csv="$OUT/models.csv" -v plat="$PLATNAME" -v pf="$PF" '
   function abs(x) { return x < 0 ? -x : x }
   $2 == "p2p" { tp[$4, $5] = $7; next }
