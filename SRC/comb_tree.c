@@ -42,10 +42,11 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
     MPI_Request req[BI_FANIN_WINDOW];
     int next = 0;
     MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* request errors: error.c */
-    /* contribution k always lands in slot k mod w */
-#define POST() (req[next % w] = bi_irecv(c, from[next], wb->data + (size_t)(next % w) * bytes, \
+    /* in order, contribution k lands in slot k mod w; otherwise a new receive
+     * takes the slot Waitany just freed */
+#define POST(slot) (req[slot] = bi_irecv(c, from[next], wb->data + (size_t)(slot) * bytes, \
                                          c->count, tag), next++)
-    for (int first = serial ? 1 : w; next < first;) POST();
+    for (int first = serial ? 1 : w; next < first;) POST(next);
     for (int done = 0; done < n; done++) {
         int s = done % w;
         MPI_Status st;
@@ -55,9 +56,9 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
         else
             BI_MPI(MPI_Waitany(w, req, &s, &st), "MPI_Waitany");
         bi_recv_check(c, &st, c->count); /* a short contribution is an error */
-        if (serial && next < n) POST(); /* into the other slot, free since the last combine */
+        if (serial && next < n) POST(next % w); /* the other slot, combined last time */
         c->op->fn(c->buf, wb->data + (size_t)s * bytes, c->count, c->op);
-        if (!serial && next < n) POST(); /* into slot s, just combined (next % w == s) */
+        if (!serial && next < n) POST(s);
     }
 #undef POST
     bi_errh_restore(MPI_COMM_WORLD, uh);

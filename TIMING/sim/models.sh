@@ -61,7 +61,7 @@ run() {
     sim_run "$p" "$PF" "$RAW" "$TMO" "$DRV" --cfg=smpi/coll-selector:mpich \
     run -k "$k" -t "$t" -b 4 -n "$N" -p "$ac,$BC,$ac,$BC,$G" -l "$PLATNAME" "$@" >> "$log" 2>> "$log.err"
   local rc=$?
-  grep -qE 'MPI_Abort|late for the synchronised|Deadlock' "$log.err" && rc=${rc/#0/9}
+  rc=$(sim_status "$rc" "$log.err")
   [ $rc = 0 ] || echo "models.sh: simulation failed (rc $rc): p=$p $k $t; see $log.err" >&2
   return $rc
 }

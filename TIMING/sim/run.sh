@@ -45,7 +45,7 @@ sim() {
   shift
   sim_run "$np" "$PLAT/$pf.xml" "$B" "$TMO" "$DRV" "${cfg[@]}" "$@" >> "$log" 2>> "$log.err"
   local rc=$?
-  grep -qE 'MPI_Abort|late for the synchronised|Deadlock' "$log.err" && rc=${rc/#0/9}
+  rc=$(sim_status "$rc" "$log.err")
   if [ $rc != 0 ]; then echo "run.sh: simulation failed (rc $rc): $pf np=$np $*; see $log.err" >&2; return $rc; fi
 }
 rows() { grep -E '^[A-Za-z0-9_]+,(bcast|all|one|mpibcast|mpiallreduce|mpireduce|p2p),' "$@"; }

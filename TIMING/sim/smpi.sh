@@ -36,3 +36,11 @@ sim_run() {
   timeout -k 5 "$tmo" smpirun -np "$np" -platform "$pf" -hostfile "$(sim_hosts "$hd" "$np")" \
     "$drv" "${SIMCFG[@]}" "$@"
 }
+
+# sim_status RC ERRFILE: a simulation's exit status, 9 instead of 0 when its
+# stderr shows an abort, a late synchronised start or a deadlock
+sim_status() {
+  local rc=$1
+  grep -qE 'MPI_Abort|late for the synchronised|Deadlock' "$2" && [ "$rc" = 0 ] && rc=9
+  echo "$rc"
+}
