@@ -8,16 +8,25 @@
  *   scatter: recursive splitting (Watts 5.1): the holder of relative ranks
  *     [lo,hi) sends the blocks of the upper half [m,hi), m = lo + ceil((hi-lo)/2),
  *     to m; ceil(log2 Np) steps, (Np-1)/Np n items leave the root.
- *   collect: dissemination (Bruck) allgather: at step d = 1, 2, 4, ... each
+ *   collect, Np a power of two: recursive doubling: at step d = 1, 2, 4, ...
+ *     relative ranks v and v XOR d exchange the d contiguous blocks each
+ *     holds (from v with its low bits cleared), one message each way.
+ *   collect, other Np: dissemination (Bruck) allgather: at step d each
  *     process sends the min(d, Np-d) blocks it holds from its own on to
  *     relative rank me-d and receives the next ones from me+d; blocks are
  *     taken modulo Np, so a run may wrap and go as two messages.
  * Time about 2 ceil(log2 Np) alpha + 2 (Np-1)/Np n beta.  Empty runs (fewer
  * items than processes) are not sent; both sides skip the same ones.
+ * Vectors shorter than BI_SCATCOL_MIN bytes per process (16: the largest
+ * item, so every shorter vector leaves blocks empty) go down the binomial
+ * tree instead (the '1' broadcast): with empty blocks the scatter and
+ * collect would spend their start-ups on fewer items than processes.
  * Tags: scatter c->tag, collect c->tag + 1.
  */
 #include <math.h>
 #include "topo_algs.h"
+
+#define BI_SCATCOL_MIN 16
 
 /* first item of relative block b, 0 <= b <= Np */
 static size_t first(const bi_coll *c, int b)
@@ -45,6 +54,11 @@ static int runs(const bi_coll *c, int a, int n, size_t off[2], size_t len[2])
 void bi_bcast_scatcol(bi_coll *c)
 {
     int np = c->np, v = (c->me - c->root + np) % np;
+    if ((double)c->count * (double)c->isize < (double)BI_SCATCOL_MIN * np) {
+        c->param = 1;
+        bi_bcast_tree(c);
+        return;
+    }
     size_t off[2], len[2];
     /* scatter */
     for (int lo = 0, hi = np; hi - lo > 1;) {
@@ -61,18 +75,25 @@ void bi_bcast_scatcol(bi_coll *c)
     }
     /* collect */
     for (int d = 1; d < np; d *= 2) {
-        int n = d < np - d ? d : np - d;
         MPI_Request rq[2];
         size_t rlen[2];
-        int nrq = runs(c, v + d, n, off, rlen);
+        int from, to, rfirst, sfirst, nb;
+        if ((np & (np - 1)) == 0) { /* recursive doubling: aligned runs, never wrapping */
+            from = to = v ^ d, nb = d;
+            rfirst = (v ^ d) & ~(d - 1), sfirst = v & ~(d - 1);
+        } else { /* dissemination */
+            from = v + d, to = v + np - d, nb = d < np - d ? d : np - d;
+            rfirst = v + d, sfirst = v;
+        }
+        int nrq = runs(c, rfirst, nb, off, rlen);
         for (int i = 0; i < nrq; i++)
-            rq[i] = bi_irecv(c, absrank(c, v + d), c->buf + off[i] * c->isize, rlen[i], c->tag + 1);
-        int ns = runs(c, v, n, off, len);
+            rq[i] = bi_irecv(c, absrank(c, from), c->buf + off[i] * c->isize, rlen[i], c->tag + 1);
+        int ns = runs(c, sfirst, nb, off, len);
         for (int i = 0; i < ns; i++)
-            bi_isend(c, absrank(c, v + np - d), c->buf + off[i] * c->isize, len[i], c->tag + 1);
+            bi_isend(c, absrank(c, to), c->buf + off[i] * c->isize, len[i], c->tag + 1);
         for (int i = 0; i < nrq; i++) {
             MPI_Status st;
-            bi_wait(&rq[i], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, absrank(c, v + d)),
+            bi_wait(&rq[i], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, absrank(c, from)),
                     c->tag + 1, rlen[i] * c->isize);
             bi_recv_check(c, &st, rlen[i]);
         }
@@ -80,11 +101,13 @@ void bi_bcast_scatcol(bi_coll *c)
 }
 
 /* slides / Watts: scatter ceil(log p) alpha + (p-1)/p n beta, then the
- * collect ceil(log p) alpha + (p-1)/p n beta; the root is busy throughout */
+ * collect ceil(log p) alpha + (p-1)/p n beta; the root is busy throughout.
+ * Short vectors: the binomial tree's model. */
 double bi_model_bcast_scatcol(const bi_machine *m, int np, double bytes, int param,
                               double *root)
 {
     (void)param;
+    if (bytes < (double)BI_SCATCOL_MIN * np) return bi_model_bcast_tree(m, np, bytes, 1, root);
     double t = 0;
     if (np > 1) t = 2 * ceil(log2(np)) * m->tc.a + 2.0 * (np - 1) / np * bytes * m->tc.b;
     if (root) *root = t;

@@ -33,6 +33,9 @@ void bi_comb_fanin(bi_coll *c, int dest, int radix, int tag);
 /* one contribution from each of the n scope ranks from[] combined into
  * c->buf, every receive naming its source; arrival order unless c->repeat */
 void bi_comb_recv(bi_coll *c, const int *from, int n, int tag);
+/* the model of bi_comb_recv: when the last of k contributions is combined,
+ * k-1 of them ready to be sent at t_rest, the last (received last) at t_last */
+double bi_model_fanin(const bi_machine *m, double bytes, int k, double t_rest, double t_last);
 /* binomial redistribution of c->buf from scope rank root (spec 8.3) */
 void bi_comb_bcast_binomial(bi_coll *c, int root, int tag);
 

@@ -76,9 +76,12 @@ void bi_comb_mring(bi_coll *c)
     if (c->root < 0) bcast_mpath(c, dest, a, 1, c->tag + 1);
 }
 
-/* ring chains pipeline nothing within one call: the longest chain costs
- * len (T_c + T_o), the destination then takes a messages; the broadcast back
- * adds the longest path ceil((Np-1)/a) T_c after a sends posted. */
+/* Ring chains pipeline nothing within one call: a chain of len processes
+ * hands its partial result to the destination after (len-1)(T_c + T_o);
+ * the destination takes the a chains' messages one after the other, the
+ * longest (the last chain, which holds the remainder) last (bi_model_fanin,
+ * comb_tree.c).  Leave-on-all adds the multipath broadcast back with a paths
+ * ('M', bcast_ring.c). */
 double bi_model_comb_mring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     int a = param > 0 ? param : (param < 0 ? -param : 1);
@@ -86,8 +89,7 @@ double bi_model_comb_mring(const bi_machine *m, int np, double bytes, int param,
     if (a > np - 1) a = np - 1;
     int L = (np - 1) / a, len = (np - 1) - (a - 1) * L;
     double step = bi_tc(m, bytes) + bi_to(m, bytes);
-    double one = (len - 1) * step + a * step;
+    double one = bi_model_fanin(m, bytes, a, (L - 1) * step, (len - 1) * step);
     if (root) *root = one;
-    int plen = (np - 1 + a - 1) / a;
-    return one + (a - 1) * bi_ts(m, bytes) + plen * bi_tc(m, bytes);
+    return one + bi_model_bcast_mring(m, np, bytes, a, NULL);
 }

@@ -93,8 +93,9 @@ static void pat_hcube(pattern *p)
 }
 
 /* scatter/collect: blocks as even as possible; scatter by recursive
- * splitting (upper half to its first node), collect by dissemination:
- * distance d, runs wrapping at np split in two */
+ * splitting (upper half to its first node), collect by recursive doubling
+ * for a power of two (v and v XOR d swap their aligned d blocks), else by
+ * dissemination: distance d, runs wrapping at np split in two */
 static long blk(int b) { return b * (count / np) + (b < count % np ? b : count % np); }
 static void pat_scatcol(pattern *p)
 {
@@ -118,7 +119,12 @@ static void pat_scatcol(pattern *p)
             long it = blk(holder_ranges[v][k][1]) - blk(holder_ranges[v][k][0]);
             if (it) edge(p, v, holder_ranges[v][k][0], it, 0);
         }
-    for (int d = 1; d < np; d *= 2) {
+    for (int d = 1; d < np && !(np & (np - 1)); d *= 2)
+        for (int v = 0; v < np; v++) {
+            int g = v & ~(d - 1);
+            if (blk(g + d) - blk(g)) edge(p, v, v ^ d, blk(g + d) - blk(g), 1);
+        }
+    for (int d = 1; d < np && (np & (np - 1)); d *= 2) {
         int n = d < np - d ? d : np - d;
         for (int v = 0; v < np; v++) {
             int to = (v - d + np) % np, e = v + n;
@@ -159,7 +165,10 @@ static void gen(pattern *out, char top, int param, int root)
     case 'S': pat_split(p); break;
     case 'H': pat_hcube(p); xor = !(np & (np - 1)); break;
     case 'T': pat_tree(p, param, 0); break;
-    case 'C': pat_scatcol(p); break;
+    case 'C': /* doubles; shorter than 16 bytes a process: the binomial tree */
+        if (count * 8 < 16L * np) pat_tree(p, 1, 0);
+        else pat_scatcol(p);
+        break;
     case 'P': pat_pipe(p); break;
     default: pat_tree(p, top - '0', 0); break;
     }

@@ -131,14 +131,9 @@ echo "load average $LOAD1 at the end of the 2-process runs ($(( $(date +%s) - t0
 if [ -n "$SIMDRV" ] && [ -x "$SIMDRV" ] && command -v smpirun > /dev/null; then
   P=16 PF=TIMING/platforms/modern_fattree_256.xml
   N=1 NL=1; while [ $((NL * 10)) -le "$NMAX" ]; do NL=$((NL * 10)); N=$N,$NL; done
-  HF=$RAW/hosts$P
-  for ((i = 0; i < P; i++)); do echo node-$i; done > "$HF"
-  # as TIMING/sim/run.sh's CollMark: exact alpha + n/bandwidth network, host
-  # code free, every message rendezvous; the machine 'A'/'P' and the models see
-  SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
-          --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:dlopen
-          --cfg=smpi/async-small-thresh:0 --cfg=smpi/send-is-detached-thresh:0
-          --cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/wtime:0 --log=root.thres:warning)
+  # as TIMING/sim/run.sh's CollMark: the SMPI configuration and sim_run of
+  # TIMING/sim/smpi.sh; the machine 'A'/'P' and the models see
+  . TIMING/sim/smpi.sh
   # the predictions' machine: the platform's beta and gamma per double, and
   # the simulated one-way latency as alpha (SMPI's end-to-end latency is not
   # the platform file's nominal 1 us), so model and simulation share T_p2p
@@ -147,12 +142,11 @@ if [ -n "$SIMDRV" ] && [ -x "$SIMDRV" ] && command -v smpirun > /dev/null; then
   # sends go one after the other) is told the same machine
   sim() { # KIND TOPS MACHINE
     BLACS_ALPHA=${AC:-1} BLACS_SEND_ALPHA=${AC:-1} BLACS_BETA=0.00008 BLACS_GAMMA=0.00025 \
-      timeout -k 5 120 smpirun -np $P -platform $PF -hostfile "$HF" "$SIMDRV" "${SIMCFG[@]}" \
-      run -k "$1" -t "$2" -b 4 -n "$N" -p "$3" -l bench >> "$RAW/sim.csv" 2>> "$RAW/sim.err"
+      sim_run $P $PF "$RAW" 120 "$SIMDRV" run -k "$1" -t "$2" -b 4 -n "$N" -p "$3" -l bench >> "$RAW/sim.csv" 2>> "$RAW/sim.err"
   }
   simok=1
   sim p2p - "1,$BC,1,$BC,$G" || simok=0
-  AC=$(awk -F, -v bc=$BC '$1 == "bench" && $2 == "p2p" && $5 == 1 { printf "%.4f", $7 - bc }' "$RAW/sim.csv")
+  AC=$(sim_alpha "$RAW/sim.csv" $BC)
   [ -n "$AC" ] || simok=0
   if [ $simok = 1 ]; then
     : > "$RAW/sim.csv"

@@ -12,6 +12,8 @@
 # Needs SimGrid (Debian: apt-get install -y libsimgrid-dev) and, for the
 # plots, gnuplot.  Knobs: SIM_OUT (TIMING/out/sim), SIM_QUICK=1 (small sizes),
 # SMPICC (smpicc).  Platforms: TIMING/platforms/*.xml.
+#
+#   make bench-models  every topology against its own cost model (see below).
 
 SMPICC   ?= smpicc
 # one folder per integer size (the other variants' differences do not reach
@@ -20,11 +22,16 @@ SMPICC   ?= smpicc
 SIM_B    := build/smpi$(if $(filter 8,$(INTSIZE)),-ilp64)
 SIM_OUT  ?= TIMING/out/sim
 SIM_QUICK ?=
+MODELS_P ?= 16 64 256
+MODELS_NMAX ?= 1000000
+MODELS_PLATFORM ?= flat
+MODELS_BCAST ?= _IDSMHFT123456789CPA
+MODELS_COMB ?= _IDSMHFT123456789RBYA
 SIM_OBJ  := $(patsubst %.c,$(SIM_B)/obj/%.o,$(LIBSRC))
 SIM_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -I$(SIM_B) -ISRC $(if $(filter 8,$(INTSIZE)),-DBLACS_ILP64)
 SIM_HAVE := $(shell command -v $(SMPICC) >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1 && echo yes)
 
-.PHONY: simulate simulate-bins simulate-check simulate-scale
+.PHONY: simulate simulate-bins simulate-check simulate-scale bench-models
 simulate-check:
 ifneq ($(SIM_HAVE),yes)
 	@echo "make simulate: SimGrid is not installed: $(SMPICC) and smpirun (SimGrid SMPI) were not found." >&2
@@ -73,3 +80,10 @@ simulate-scale: simulate-check $(SIM_B)/t_scale
 simulate: simulate-bins $(SIM_B)/t_scale
 	SIM_QUICK=$(SIM_QUICK) bash TIMING/sim/run.sh $(SIM_B) $(SIM_OUT)
 	SIM_QUICK=$(SIM_QUICK) bash TIMING/sim/scale.sh $(SIM_B) $(SIM_OUT)
+
+# every topology against its own cost model at p = 16, 64, 256 (TIMING/sim/models.sh;
+# knobs MODELS_P, MODELS_NMAX, MODELS_PLATFORM=flat|fattree, MODELS_BCAST,
+# MODELS_COMB in the environment or on the command line)
+bench-models: simulate-bins
+	MODELS_P="$(MODELS_P)" MODELS_NMAX=$(MODELS_NMAX) MODELS_PLATFORM=$(MODELS_PLATFORM) \
+	  MODELS_BCAST="$(MODELS_BCAST)" MODELS_COMB="$(MODELS_COMB)" bash TIMING/sim/models.sh $(SIM_B) $(SIM_OUT)

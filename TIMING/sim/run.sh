@@ -34,31 +34,18 @@ done
 [ -x "$DRV" ] || { echo "run.sh: $DRV missing (make simulate builds it)"; exit 2; }
 HAVE_GP=1; command -v gnuplot >/dev/null || { HAVE_GP=; echo "run.sh: gnuplot not found: tables and CSV only, no PNG plots (apt-get install -y gnuplot)"; }
 
-# the simulation options: exact alpha + n/bandwidth network (CM02, no cross
-# traffic), no host-code timing, no injected time in MPI_Test/Iprobe/Wtime,
-# every message rendezvous (SMPI's eager path adds envelope bytes), the
-# library's globals privatised per rank
-SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
-        --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:dlopen
-        --cfg=smpi/async-small-thresh:0 --cfg=smpi/send-is-detached-thresh:0
-        --cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/wtime:0
-        --log=root.thres:warning)
-
-hosts() { # hostfile of N nodes node-0 .. node-(N-1)
-  local f=$B/hosts$1
-  [ -f "$f" ] || for ((i = 0; i < $1; i++)); do echo node-$i; done > "$f"
-  echo "$f"
-}
+# the simulation options (SIMCFG) and sim_hosts
+. TIMING/sim/smpi.sh
+hosts() { sim_hosts "$B" "$1"; }
 # sim NP PLATFORM LOGNAME [extra smpirun cfg...] -- ARGS: simdrv's rows appended to $RAW/LOGNAME
 sim() {
   local np=$1 pf=$2 log=$RAW/$3; shift 3
   local cfg=()
   while [ $# -gt 0 ] && [ "$1" != -- ]; do cfg+=("$1"); shift; done
   shift
-  timeout -k 5 "$TMO" smpirun -np "$np" -platform "$PLAT/$pf.xml" -hostfile "$(hosts "$np")" \
-    "$DRV" "${SIMCFG[@]}" "${cfg[@]}" "$@" >> "$log" 2>> "$log.err"
+  sim_run "$np" "$PLAT/$pf.xml" "$B" "$TMO" "$DRV" "${cfg[@]}" "$@" >> "$log" 2>> "$log.err"
   local rc=$?
-  grep -qE 'MPI_Abort|late for the synchronised|Deadlock' "$log.err" && rc=${rc/#0/9}
+  rc=$(sim_status "$rc" "$log.err")
   if [ $rc != 0 ]; then echo "run.sh: simulation failed (rc $rc): $pf np=$np $*; see $log.err" >&2; return $rc; fi
 }
 rows() { grep -E '^[A-Za-z0-9_]+,(bcast|all|one|mpibcast|mpiallreduce|mpireduce|p2p),' "$@"; }
