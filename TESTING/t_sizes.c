@@ -408,7 +408,7 @@ static int run_big(void)
      * works too, but MPICH 4.0.2 takes over a minute for it.) */
     bi_count_limit = small;
     for (int k = 0; k < 2; k++) {
-        const char *top = k ? " " : "1";
+        char top[2] = {k ? ' ' : '1', 0};
         if (c == 1) {
             Cdgebs2d(ctxt, "A", top, n, 1, a, n);
         } else {
