@@ -101,9 +101,10 @@ static void pack_owned(const bi_shape *s, const char *A, char *buf, size_t isize
 }
 
 /* the result back into A, and each item's owner (through tab: key ->
- * coordinates) into RA/CA, in one pass over the buffer */
+ * coordinates, or with idx: the items' own owners in item order) into
+ * RA/CA, in one pass over the buffer */
 static void unpack_owned(const bi_shape *s, const char *p, size_t isize, char *A, const Int *tab,
-                         Int *rA, Int *cA, Int ldi)
+                         const int32_t *idx, Int *rA, Int *cA, Int ldi)
 {
     BI_ES_SWITCH(bi_types[s->type].size, {
         for (Int j = 0; j < s->n; j++) {
@@ -112,7 +113,8 @@ static void unpack_owned(const bi_shape *s, const char *p, size_t isize, char *A
             for (Int i = 0; i < s->m; i++, a += ES, p += isize) {
                 int32_t key;
                 memcpy(a, p, ES);
-                memcpy(&key, p + ES, 4);
+                if (idx) key = *idx++; /* tab is in item order */
+                else memcpy(&key, p + ES, 4);
                 r[i] = tab[2 * key];
                 c[i] = tab[2 * key + 1];
             }
@@ -235,21 +237,22 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
             /* owner key -> scope rank -> coordinates: through a table of
              * the np keys (a division per item costs as much as the
              * combine itself); with fewer items than keys, a table of the
-             * items' own owners, each key replaced by its item's index */
+             * items' own owners, in item order.  c.buf itself must not
+             * change: a leave-on-all may still be sending it. */
             const size_t nt = count < (size_t)np ? count : (size_t)np;
-            bi_buf *tb = bi_buf_get(nt * 2 * sizeof(Int));
+            bi_buf *tb = bi_buf_get(nt * 2 * sizeof(Int) + (nt < (size_t)np ? nt * 4 : 0));
             Int *tab = (Int *)(void *)tb->data;
+            int32_t *idx = nt < (size_t)np ? (int32_t *)(void *)(tab + 2 * nt) : NULL;
             for (size_t k = 0; k < nt; k++) {
                 int32_t key = (int32_t)k;
-                char *kp = c.buf + k * c.isize + bi_types[s->type].size;
-                if (nt < (size_t)np) {
-                    memcpy(&key, kp, 4);
-                    memcpy(kp, &(int32_t){(int32_t)k}, 4);
+                if (idx) {
+                    memcpy(&key, c.buf + k * c.isize + bi_types[s->type].size, 4);
+                    idx[k] = (int32_t)k;
                 }
                 owner_coords(ctx, sc->id, all ? key : (key + root) % np, &tab[2 * k],
                              &tab[2 * k + 1]);
             }
-            unpack_owned(s, c.buf, c.isize, A, tab, rA, cA, ldi);
+            unpack_owned(s, c.buf, c.isize, A, tab, idx, rA, cA, ldi);
             bi_buf_release(tb);
         } else if (c.buf != A) bi_unpack(s, c.buf, A);
     }
