@@ -70,6 +70,10 @@ extern int bi_bcast_datatype; /* 0, 1; -1 not read yet */
 /* the same type kept for reuse (one of the last 16 shapes used): not to be
  * freed; valid until the next call (which may replace it) or BLACS_EXIT */
 MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s);
+/* typekeep.c: the datatypes last used, found by a key of plain bytes
+ * (padding zeroed) that starts with a letter naming the kind of type */
+#define BI_TYPEKEY_MAX 64
+MPI_Datatype bi_type_kept(const void *key, size_t klen, MPI_Datatype (*make)(const void *key));
 
 /* ---- MPI counts (count.c): runs past INT_MAX items as derived types ------ */
 extern size_t bi_count_limit;  /* INT_MAX; lower for tests (BLACS_COUNT_LIMIT); 0: unread */

@@ -166,9 +166,14 @@ static void poll_active(void)
  * waits on the test: MPI progresses the sends in every call we make. */
 #define POLL_BYTES ((size_t)65536)
 
+static inline int poll_due(void)
+{
+    return head && (nactive >= NREADY || active_bytes >= POLL_BYTES);
+}
+
 void bi_poll(void)
 {
-    if (head && (nactive >= NREADY || active_bytes >= POLL_BYTES)) poll_active();
+    if (poll_due()) poll_active();
 }
 
 int bi_buf_active_count(void) { return nactive; }
@@ -224,7 +229,7 @@ bi_buf *bi_buf_take(size_t n)
 {
     int k = ready_fit(n);
     if (k >= 0) return ready_take(k);
-    if (head && nactive >= NREADY) { /* sends already done may free one that fits */
+    if (poll_due()) { /* sends already done may free one that fits */
         poll_active();
         if ((k = ready_fit(n)) >= 0) return ready_take(k);
     }

@@ -29,7 +29,9 @@
 #define BI_HDR_MAX BI_CNT_HDR_MAX /* longest vector sent as one element */
 
 static MPI_Op amop = MPI_OP_NULL, hdrop = MPI_OP_NULL;
-static MPI_Datatype hdrtype = MPI_DATATYPE_NULL; /* the last one-element type, kept */
+/* the one-element type of the call in progress (typekeep.c keeps them all):
+ * hdrfn knows it without asking MPI */
+static MPI_Datatype hdrtype = MPI_DATATYPE_NULL;
 static const bi_op *hdrtype_op;
 static size_t hdrtype_bytes;
 
@@ -63,7 +65,7 @@ static void amfn(void *in, void *inout, int *len, MPI_Datatype *dt)
 /* short vectors: whole elements, header first */
 static void hdrfn(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    /* the type made by hdr_type below (the usual case) needs no questions */
+    /* the type hdr_type below gave this call (the usual case) needs no questions */
     const int ours = *dt == hdrtype;
     const bi_op *op = ours ? hdrtype_op : op_of(*dt);
     MPI_Aint lb, ext = (MPI_Aint)hdrtype_bytes;
@@ -84,8 +86,6 @@ static void free_op(void)
 {
     if (amop != MPI_OP_NULL) BI_MPI_IN(MPI_Op_free(&amop), "MPI_Op_free", -1, "BLACS_EXIT");
     if (hdrop != MPI_OP_NULL) BI_MPI_IN(MPI_Op_free(&hdrop), "MPI_Op_free", -1, "BLACS_EXIT");
-    if (hdrtype != MPI_DATATYPE_NULL)
-        BI_MPI_IN(MPI_Type_free(&hdrtype), "MPI_Type_free", -1, "BLACS_EXIT");
     amop = hdrop = MPI_OP_NULL;
     hdrtype = MPI_DATATYPE_NULL;
     hdrtype_op = NULL;
@@ -100,20 +100,34 @@ static MPI_Op user_op(MPI_Op *o, MPI_User_function *fn)
     return *o;
 }
 
-/* one element of bytes (header included) for op; the last one is kept,
- * so a loop of same-size combines makes it once */
+/* one element of bytes (header included) for op, kept (typekeep.c), so
+ * combines in a loop make none, whatever mix of sizes and operations */
+typedef struct {
+    char kind; /* 'H' */
+    const bi_op *op;
+    size_t bytes;
+} hdr_key;
+
+static MPI_Datatype make_hdr_type(const void *key)
+{
+    const hdr_key *k = key;
+    MPI_Datatype t;
+    BI_MPI(MPI_Type_contiguous((int)k->bytes, MPI_BYTE, &t), "MPI_Type_contiguous");
+    BI_MPI(MPI_Type_commit(&t), "MPI_Type_commit");
+    BI_MPI(MPI_Type_set_attr(t, bi_comb_keyval, (void *)k->op), "MPI_Type_set_attr");
+    return t;
+}
+
 static MPI_Datatype hdr_type(const bi_op *op, size_t bytes)
 {
-    if (hdrtype != MPI_DATATYPE_NULL && (hdrtype_op != op || hdrtype_bytes != bytes))
-        BI_MPI(MPI_Type_free(&hdrtype), "MPI_Type_free");
-    if (hdrtype == MPI_DATATYPE_NULL) {
-        BI_MPI(MPI_Type_contiguous((int)bytes, MPI_BYTE, &hdrtype), "MPI_Type_contiguous");
-        BI_MPI(MPI_Type_commit(&hdrtype), "MPI_Type_commit");
-        BI_MPI(MPI_Type_set_attr(hdrtype, bi_comb_keyval, (void *)op), "MPI_Type_set_attr");
-        hdrtype_op = op;
-        hdrtype_bytes = bytes;
-        bi_atexit(free_op);
-    }
+    hdr_key k;
+    memset(&k, 0, sizeof k);
+    k.kind = 'H';
+    k.op = op;
+    k.bytes = bytes;
+    hdrtype = bi_type_kept(&k, sizeof k, make_hdr_type);
+    hdrtype_op = op;
+    hdrtype_bytes = bytes;
     return hdrtype;
 }
 

@@ -100,12 +100,13 @@ static void pack_owned(const bi_shape *s, const char *A, char *buf, size_t isize
     })
 }
 
-/* the result back into A, and each item's owner (through tab: key ->
- * coordinates, or with idx: the items' own owners in item order) into
- * RA/CA, in one pass over the buffer */
+/* the result back into A, and each item's owner into RA/CA, in one pass
+ * over the buffer.  tab maps a key to coordinates; with inorder, tab
+ * holds the items' own owners, item by item, and the keys are not read */
 static void unpack_owned(const bi_shape *s, const char *p, size_t isize, char *A, const Int *tab,
-                         const int32_t *idx, Int *rA, Int *cA, Int ldi)
+                         int inorder, Int *rA, Int *cA, Int ldi)
 {
+    int32_t item = 0;
     BI_ES_SWITCH(bi_types[s->type].size, {
         for (Int j = 0; j < s->n; j++) {
             char *a = A + (size_t)j * (size_t)s->lda * ES;
@@ -113,7 +114,7 @@ static void unpack_owned(const bi_shape *s, const char *p, size_t isize, char *A
             for (Int i = 0; i < s->m; i++, a += ES, p += isize) {
                 int32_t key;
                 memcpy(a, p, ES);
-                if (idx) key = *idx++; /* tab is in item order */
+                if (inorder) key = item++;
                 else memcpy(&key, p + ES, 4);
                 r[i] = tab[2 * key];
                 c[i] = tab[2 * key + 1];
@@ -240,19 +241,16 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
              * items' own owners, in item order.  c.buf itself must not
              * change: a leave-on-all may still be sending it. */
             const size_t nt = count < (size_t)np ? count : (size_t)np;
-            bi_buf *tb = bi_buf_get(nt * 2 * sizeof(Int) + (nt < (size_t)np ? nt * 4 : 0));
+            const int inorder = nt < (size_t)np;
+            bi_buf *tb = bi_buf_get(nt * 2 * sizeof(Int));
             Int *tab = (Int *)(void *)tb->data;
-            int32_t *idx = nt < (size_t)np ? (int32_t *)(void *)(tab + 2 * nt) : NULL;
             for (size_t k = 0; k < nt; k++) {
                 int32_t key = (int32_t)k;
-                if (idx) {
-                    memcpy(&key, c.buf + k * c.isize + bi_types[s->type].size, 4);
-                    idx[k] = (int32_t)k;
-                }
+                if (inorder) memcpy(&key, c.buf + k * c.isize + bi_types[s->type].size, 4);
                 owner_coords(ctx, sc->id, all ? key : (key + root) % np, &tab[2 * k],
                              &tab[2 * k + 1]);
             }
-            unpack_owned(s, c.buf, c.isize, A, tab, idx, rA, cA, ldi);
+            unpack_owned(s, c.buf, c.isize, A, tab, inorder, rA, cA, ldi);
             bi_buf_release(tb);
         } else if (c.buf != A) bi_unpack(s, c.buf, A);
     }

@@ -27,14 +27,18 @@ static MPI_Comm *syscomms; /* C system-context handles; world is 0 */
 static int nsys;
 
 typedef void (*cleanup_fn)(void);
-static cleanup_fn cleanups[16];
+#define NCLEANUPS 16 /* the library registers fewer than ten distinct ones */
+static cleanup_fn cleanups[NCLEANUPS];
 static int ncleanups;
 
 void bi_atexit(void (*fn)(void))
 {
     for (int i = 0; i < ncleanups; i++)
         if (cleanups[i] == fn) return;
-    if (ncleanups < 16) cleanups[ncleanups++] = fn;
+    /* a cleanup dropped would leak MPI objects past MPI_Finalize */
+    if (ncleanups == NCLEANUPS)
+        bi_error(-1, __LINE__, __FILE__, "internal: more than %d BLACS_EXIT cleanups", NCLEANUPS);
+    cleanups[ncleanups++] = fn;
 }
 
 static double env_double(const char *name, double def)

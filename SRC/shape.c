@@ -6,8 +6,8 @@
  * anchored at (M-1,N-1) otherwise).  Everything else sees contiguous items:
  * bi_pack/bi_unpack move between the two, bi_shape_mpitype describes A to
  * MPI so a receive (or a TOP ' ' broadcast) can move it in place without a
- * copy; bi_shape_mpitype_cached keeps the types of the shapes last used, so
- * that calls in a loop create none.
+ * copy; bi_shape_mpitype_cached keeps the types of the shapes last used
+ * (typekeep.c), so that calls in a loop create none.
  */
 #include <limits.h>
 #include <string.h>
@@ -210,56 +210,30 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s)
 
 /* ---- the types of the shapes last used -----------------------------------
  * A receive or TOP ' ' broadcast of a non-contiguous shape needs its type on
- * every call, and building one costs more than moving a small matrix (and,
- * for a trapezoid, a few allocations).  Programs use few shapes, over and
- * over (an NB x NB block, its triangles), so the last NCACHE types are kept,
- * the least recently used one replaced, and all freed at BLACS_EXIT (before
- * MPI_Finalize; a later BLACS_PINFO starts empty).  The key is everything
- * the type depends on: the shape (lda is the effective one) and the count
- * limit it was built under (count.c: it decides how long runs are cut). */
-#define NCACHE 16
-static struct {
+ * every call, and programs use few shapes, over and over (an NB x NB block,
+ * its triangles): typekeep.c keeps them.  The key is everything the type
+ * depends on: the shape (lda is the effective one) and the count limit it
+ * was built under (count.c: it decides how long runs are cut). */
+typedef struct {
+    char kind; /* 'S' */
     bi_shape s;
     size_t limit;
-    MPI_Datatype dt;
-    unsigned long used; /* 0: empty slot; else the clock at the last use */
-} cache[NCACHE];
-static unsigned long clk;
+} shape_key;
 
-static int same_shape(const bi_shape *a, const bi_shape *b)
+static MPI_Datatype make_shape_type(const void *key)
 {
-    return a->type == b->type && a->tr == b->tr && a->m == b->m && a->n == b->n &&
-           a->lda == b->lda && (!a->tr || (a->upper == b->upper && a->unit == b->unit));
-}
-
-static void cache_free(void)
-{
-    for (int i = 0; i < NCACHE; i++)
-        if (cache[i].used) {
-            BI_MPI_IN(MPI_Type_free(&cache[i].dt), "MPI_Type_free", -1, "BLACS_EXIT");
-            cache[i].used = 0;
-        }
-    clk = 0;
+    return bi_shape_mpitype(&((const shape_key *)key)->s);
 }
 
 MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s)
 {
-    size_t limit = bi_count_piece(SIZE_MAX);
-    int victim = 0;
-    for (int i = 0; i < NCACHE; i++) {
-        if (cache[i].used && cache[i].limit == limit && same_shape(&cache[i].s, s)) {
-            cache[i].used = ++clk;
-            return cache[i].dt;
-        }
-        if (cache[i].used < cache[victim].used) victim = i;
-    }
-    if (cache[victim].used) BI_MPI(MPI_Type_free(&cache[victim].dt), "MPI_Type_free");
-    else bi_atexit(cache_free); /* once per BLACS session: it ignores repeats */
-    cache[victim].s = *s;
-    cache[victim].limit = limit;
-    cache[victim].dt = bi_shape_mpitype(s);
-    cache[victim].used = ++clk;
-    return cache[victim].dt;
+    shape_key k;
+    memset(&k, 0, sizeof k);
+    k.kind = 'S';
+    k.s = *s;
+    if (!s->tr) k.s.upper = k.s.unit = 0;
+    k.limit = bi_count_piece(SIZE_MAX);
+    return bi_type_kept(&k, sizeof k, make_shape_type);
 }
 
 /* A non-contiguous shape goes to MPI in place, through its datatype (kept

@@ -17,8 +17,9 @@
  *     processes): long ones use no BLACS buffer when they go in place
  *     (BLACS_BCAST_DATATYPE=1), one of their size when packed (=0);
  *     the same shapes broadcast and received point-to-point again commit no
- *     datatype (MPI_Type_commit/MPI_Type_free are intercepted here); of 40
- *     shapes at most 16 datatypes stay alive and the last 8 are reused;
+ *     datatype (MPI_Type_commit/MPI_Type_free are intercepted here), nor do
+ *     short ' ' combines of mixed sizes and operations; of 40 shapes at most
+ *     24 datatypes stay alive and the last 8 are reused;
  *     after BLACS_EXIT(1) none is alive, and the BLACS work on.
  */
 #include "tutil.h"
@@ -306,6 +307,32 @@ static const bcase REUSE[] = {
 };
 #define NREUSE (int)(sizeof REUSE / sizeof REUSE[0])
 
+/* DGSUM2D of 1, 2 and 3 doubles, IGAMX2D of 1 and DGAMX2D of 2 items with
+ * owners, TOP ' ', leave-on-all on a 1 x np grid, results checked */
+static void combines(blacs_int ctxt, blacs_int np, int seed)
+{
+    blacs_int me = 0, nr, nc, r;
+    Cblacs_gridinfo(ctxt, &nr, &nc, &r, &me);
+    for (blacs_int n = 1; n <= 3; n++) {
+        double d[3];
+        for (blacs_int i = 0; i < n; i++) d[i] = (double)(me + seed + i);
+        Cdgsum2d(ctxt, "All", " ", n, 1, d, n, -1, -1);
+        for (blacs_int i = 0; i < n; i++)
+            TU_CHECK(d[i] == (double)(np * (np - 1) / 2 + np * (seed + i)),
+                     "DGSUM2D ' ' of %d: item %d is %g", (int)n, (int)i, d[i]);
+    }
+    blacs_int x = (me + seed) % np, ra = -1, ca = -1, wcol = (np - 1 + np - seed % np) % np;
+    Cigamx2d(ctxt, "All", " ", 1, 1, &x, 1, &ra, &ca, 1, -1, -1);
+    TU_CHECK(x == np - 1 && ra == 0 && ca == wcol, "IGAMX2D ' ': %d at (%d,%d), not %d at (0,%d)",
+             (int)x, (int)ra, (int)ca, (int)np - 1, (int)wcol);
+    double y[2] = {(double)((me + seed) % np), -(double)me};
+    blacs_int ry[2], cy[2];
+    Cdgamx2d(ctxt, "All", " ", 2, 1, y, 2, ry, cy, 2, -1, -1);
+    TU_CHECK(y[0] == (double)(np - 1) && cy[0] == wcol && y[1] == -(double)(np - 1) &&
+                 cy[1] == np - 1 && ry[0] == 0 && ry[1] == 0,
+             "DGAMX2D ' ': %g at col %d, %g at col %d", y[0], (int)cy[0], y[1], (int)cy[1]);
+}
+
 static void dtcache(blacs_int sys, blacs_int np)
 {
     blacs_int ctxt = sys;
@@ -342,7 +369,7 @@ static void dtcache(blacs_int sys, blacs_int np)
         }
     }
     /* 3. many shapes: the kept types stay few, and the last ones used are
-     * reused (the library keeps 16) */
+     * reused (the library keeps 24) */
     for (int rep = 0; rep < 2; rep++) {
         if (rep == 1) first = ncommits;
         for (blacs_int k = rep ? 32 : 0; k < 40; k++) {
@@ -352,8 +379,15 @@ static void dtcache(blacs_int sys, blacs_int np)
     }
     TU_CHECK(ncommits == first, "the last 8 of 40 shapes were made again (%ld datatypes)",
              ncommits - first);
-    TU_CHECK(nlive <= 16, "%d committed datatypes alive", nlive);
-    /* 4. BLACS_EXIT(1) frees them all; the BLACS afterwards make them anew */
+    TU_CHECK(nlive <= 24, "%d committed datatypes alive", nlive);
+    /* 4. short TOP ' ' combines of mixed sizes and operations: each size
+     * and operation's one-element header type is made once, not per call */
+    combines(ctxt, np, 0);
+    long made = ncommits;
+    for (int rep = 1; rep < 4; rep++) combines(ctxt, np, rep);
+    TU_CHECK(ncommits == made, "short combines of mixed sizes committed %ld datatypes again",
+             ncommits - made);
+    /* 5. BLACS_EXIT(1) frees them all; the BLACS afterwards make them anew */
     Cblacs_gridexit(ctxt);
     Cblacs_exit(1);
     TU_CHECK(nlive == 0, "%d committed datatypes alive after BLACS_EXIT(1)", nlive);
