@@ -49,9 +49,10 @@ int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
  * How much the pieces hide depends on who moves the data.  With MPICH 4.0.2
  * on one node, MPI copies through shared memory on the sender's CPU too,
  * so our copy adds to its time whatever the pieces: on 2 ranks here, first
- * pieces of 8 or 16 KiB and constant pieces of 32 or 64 KiB were all as
- * slow or slower than this schedule at 10^4 and 10^5 doubles (1.40-1.61
- * and 1.29-1.57 times MPI_Send, against 1.40 and 1.32). */
+ * pieces of 16 KiB (doubling to 64 or 256 KiB) or 32 KiB (to 128 KiB) and
+ * constant pieces of 64 KiB were no faster than this schedule, within the
+ * noise, at 10^4 and 10^5 doubles (1.40-1.63 and 1.29-1.57 times MPI_Send,
+ * against 1.40 and 1.32 for this one). */
 #define SEG0 ((size_t)40960)
 #define SEGMAX (16 * SEG0)
 
