@@ -103,29 +103,31 @@ static MPI_Op user_op(MPI_Op *o, MPI_User_function *fn)
 /* one element of bytes (header included) for op, kept (typekeep.c), so
  * combines in a loop make none, whatever mix of sizes and operations */
 typedef struct {
-    char kind; /* 'H' */
     const bi_op *op;
     size_t bytes;
-} hdr_key;
+} hdr_spec;
 
-static MPI_Datatype make_hdr_type(const void *key)
+static MPI_Datatype make_hdr_type(const void *arg)
 {
-    const hdr_key *k = key;
+    const hdr_spec *h = arg;
     MPI_Datatype t;
-    BI_MPI(MPI_Type_contiguous((int)k->bytes, MPI_BYTE, &t), "MPI_Type_contiguous");
+    BI_MPI(MPI_Type_contiguous((int)h->bytes, MPI_BYTE, &t), "MPI_Type_contiguous");
     BI_MPI(MPI_Type_commit(&t), "MPI_Type_commit");
-    BI_MPI(MPI_Type_set_attr(t, bi_comb_keyval, (void *)k->op), "MPI_Type_set_attr");
+    BI_MPI(MPI_Type_set_attr(t, bi_comb_keyval, (void *)h->op), "MPI_Type_set_attr");
     return t;
 }
 
 static MPI_Datatype hdr_type(const bi_op *op, size_t bytes)
 {
-    hdr_key k;
-    memset(&k, 0, sizeof k);
-    k.kind = 'H';
-    k.op = op;
-    k.bytes = bytes;
-    hdrtype = bi_type_kept(&k, sizeof k, make_hdr_type);
+    const hdr_spec h = {op, bytes};
+    const char kind = 'H';
+    bi_typekey k = {.n = 0};
+    _Static_assert(sizeof kind + sizeof op + sizeof bytes <= BI_TYPEKEY_MAX,
+                   "header key longer than BI_TYPEKEY_MAX");
+    bi_typekey_put(&k, &kind, sizeof kind);
+    bi_typekey_put(&k, &op, sizeof op);
+    bi_typekey_put(&k, &bytes, sizeof bytes);
+    hdrtype = bi_type_kept(&k, make_hdr_type, &h);
     hdrtype_op = op;
     hdrtype_bytes = bytes;
     return hdrtype;

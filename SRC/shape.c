@@ -214,26 +214,25 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s)
  * its triangles): typekeep.c keeps them.  The key is everything the type
  * depends on: the shape (lda is the effective one) and the count limit it
  * was built under (count.c: it decides how long runs are cut). */
-typedef struct {
-    char kind; /* 'S' */
-    bi_shape s;
-    size_t limit;
-} shape_key;
-
-static MPI_Datatype make_shape_type(const void *key)
+static MPI_Datatype make_shape_type(const void *s)
 {
-    return bi_shape_mpitype(&((const shape_key *)key)->s);
+    return bi_shape_mpitype(s);
 }
 
 MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s)
 {
-    shape_key k;
-    memset(&k, 0, sizeof k);
-    k.kind = 'S';
-    k.s = *s;
-    if (!s->tr) k.s.upper = k.s.unit = 0;
-    k.limit = bi_count_piece(SIZE_MAX);
-    return bi_type_kept(&k, sizeof k, make_shape_type);
+    bi_typekey k = {.n = 0};
+    const char kind = 'S';
+    const int tri[4] = {s->type, s->tr, s->tr && s->upper, s->tr && s->unit};
+    const Int dims[3] = {s->m, s->n, s->lda};
+    const size_t limit = bi_count_piece(SIZE_MAX);
+    _Static_assert(sizeof kind + sizeof tri + sizeof dims + sizeof limit <= BI_TYPEKEY_MAX,
+                   "shape key longer than BI_TYPEKEY_MAX");
+    bi_typekey_put(&k, &kind, sizeof kind);
+    bi_typekey_put(&k, tri, sizeof tri);
+    bi_typekey_put(&k, dims, sizeof dims);
+    bi_typekey_put(&k, &limit, sizeof limit);
+    return bi_type_kept(&k, make_shape_type, s);
 }
 
 /* A non-contiguous shape goes to MPI in place, through its datatype (kept

@@ -5,7 +5,8 @@
  * shape.c; the one-element header types of short ' ' combines, comb_mpi.c)
  * come in loops over a few shapes and sizes.  So the last NKEEP types are
  * kept, found by a key of plain bytes that holds everything the type
- * depends on, the least recently used one replaced, and all freed at
+ * depends on (put together value by value, bi.h, so that no padding byte
+ * takes part), the least recently used one replaced, and all freed at
  * BLACS_EXIT (before MPI_Finalize; a later BLACS_PINFO starts empty).
  */
 #include <string.h>
@@ -30,8 +31,11 @@ static void keep_free(void)
     clk = 0;
 }
 
-MPI_Datatype bi_type_kept(const void *key, size_t klen, MPI_Datatype (*make)(const void *key))
+MPI_Datatype bi_type_kept(const bi_typekey *k, MPI_Datatype (*make)(const void *arg),
+                          const void *arg)
 {
+    const unsigned char *key = k->b;
+    const size_t klen = k->n;
     int victim = 0;
     for (int i = 0; i < NKEEP; i++) {
         if (keep[i].used && keep[i].klen == klen && !memcmp(keep[i].key, key, klen)) {
@@ -40,13 +44,12 @@ MPI_Datatype bi_type_kept(const void *key, size_t klen, MPI_Datatype (*make)(con
         }
         if (keep[i].used < keep[victim].used) victim = i;
     }
-    if (klen > BI_TYPEKEY_MAX) bi_error(-1, __LINE__, __FILE__, "internal: datatype key too long");
     if (keep[victim].used) BI_MPI(MPI_Type_free(&keep[victim].dt), "MPI_Type_free");
     else bi_atexit(keep_free); /* once per BLACS session: it ignores repeats */
     keep[victim].used = 0;     /* until make returns: an error inside leaves no half entry */
     memcpy(keep[victim].key, key, klen);
     keep[victim].klen = klen;
-    keep[victim].dt = make(key);
+    keep[victim].dt = make(arg);
     keep[victim].used = ++clk;
     return keep[victim].dt;
 }
