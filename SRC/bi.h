@@ -68,8 +68,9 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_T
  * BLACS_BCAST_DATATYPE=0|1, default by MPI (shape.c) */
 int bi_bcast_mpi_inplace(void);
 extern int bi_bcast_datatype; /* 0, 1; -1 not read yet */
-/* the same type kept for reuse (one of the last 16 shapes used): not to be
- * freed; valid until the next call (which may replace it) or BLACS_EXIT */
+/* the same type kept for reuse (typekeep.c keeps the last 24 datatypes):
+ * not to be freed; valid until the next call (which may replace it) or
+ * BLACS_EXIT */
 MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s);
 /* typekeep.c: the datatypes last used, found by a key of plain bytes that
  * starts with a letter naming the kind of type; make(arg) builds a missing

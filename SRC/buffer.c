@@ -219,17 +219,13 @@ static BI_NORETURN void out_of_space(size_t n)
     bi_error(-1, __LINE__, __FILE__, "%s (are the receives missing?)", text);
 }
 
-bi_buf *bi_buf_get(size_t n)
-{
-    bi_poll();
-    return bi_buf_take(n);
-}
-
-bi_buf *bi_buf_take(size_t n)
+/* a ready buffer that fits, or a new one; polls (once) if polled is 0 and
+ * none fits, since sends already done may free one that does */
+static bi_buf *take(size_t n, int polled)
 {
     int k = ready_fit(n);
     if (k >= 0) return ready_take(k);
-    if (poll_due()) { /* sends already done may free one that fits */
+    if (!polled && poll_due()) {
         poll_active();
         if ((k = ready_fit(n)) >= 0) return ready_take(k);
     }
@@ -247,6 +243,14 @@ bi_buf *bi_buf_take(size_t n)
     }
     out_of_space(n);
 }
+
+bi_buf *bi_buf_get(size_t n)
+{
+    bi_poll();
+    return take(n, 1); /* the poll just ran: not again before allocating */
+}
+
+bi_buf *bi_buf_take(size_t n) { return take(n, 0); }
 
 MPI_Request *bi_buf_req(bi_buf *b, int peer)
 {
