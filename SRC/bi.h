@@ -108,6 +108,10 @@ size_t bi_count_piece(size_t n);
 BI_NORETURN void bi_error(Int ctxt, int line, const char *file, const char *fmt, ...) BI_PRINTF(4, 5);
 void bi_warn(Int ctxt, int line, const char *file, const char *fmt, ...) BI_PRINTF(4, 5);
 void bi_linger(void); /* let stderr reach the launcher before MPI_Abort */
+/* realloc(old, n) (old may be NULL) that never returns NULL: out of memory
+ * is a BLACS error naming routine (NULL: the communication routine being
+ * executed) and what the memory was for */
+void *bi_alloc(void *old, size_t n, const char *routine, const char *what);
 /* my grid coordinates in context h for error messages (-1,-1: exited;
  * h < 0: forget every context) */
 void bi_error_grid(Int h, int myrow, int mycol);
@@ -158,7 +162,7 @@ struct bi_scope {
     char id;           /* 'r', 'c' or 'a' */
     int np, me;        /* scope size and my rank in it */
     int base, stride;  /* rank in ctx->comm of scope rank k: base + k*stride */
-    MPI_Comm comm;     /* communicator for MPI collectives (TOP ' '), made on first use */
+    MPI_Comm comm;     /* for MPI's collectives (TOP ' ', barriers), made with the grid */
     bi_idclass ids;    /* message IDs of this scope's operations (msgid.c) */
     unsigned *count;   /* operation counters, one per ID group of roots */
 };
@@ -225,7 +229,7 @@ bi_ctx *bi_ctx_get(Int handle, const char *routine);   /* valid live context or 
 bi_ctx *bi_ctx_find(Int handle);                        /* NULL if not a live context */
 /* scope by its letter (first char, any case); error naming routine/argument if unknown */
 bi_scope *bi_scope_get(bi_ctx *c, const char *scope, const char *routine, int argno);
-MPI_Comm bi_scope_comm(bi_scope *s);         /* MPI communicator of the scope (lazy) */
+static inline MPI_Comm bi_scope_comm(const bi_scope *s) { return s->comm; }
 static inline int bi_scope_commrank(const bi_scope *s, int k) { return s->base + k * s->stride; }
 /* virtual process id prow*Q+pcol of grid coordinates; error naming the
  * routine and argument when they lie outside the grid (p2p.c) */

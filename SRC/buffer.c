@@ -10,10 +10,11 @@
  * scratch), and with one ready buffer each such call would allocate and
  * free the others every time.  A request takes the smallest ready buffer
  * that fits.  All queue work happens after the sends are started, so
- * receivers never pay for it.  When memory runs out (malloc fails or the BLACS_BUFMAX cap is
- * reached) we wait up to BLACS_BUFWAIT seconds (BLACS_SET WHAT=20) for
- * active buffers to drain, then stop with an error that says how many sends
- * are outstanding to whom.
+ * receivers never pay for it.  When memory runs out (malloc fails or the
+ * BLACS_BUFMAX cap is reached) we wait, oldest send first, up to
+ * BLACS_BUFWAIT seconds (BLACS_SET WHAT=20) for active buffers to drain,
+ * then stop with an error naming the routine and how many sends are
+ * outstanding to whom; at once when no wait can make room.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,15 +194,16 @@ static void free_finished(void)
     bi_errh_restore(MPI_COMM_WORLD, uh);
 }
 
-static BI_NORETURN void out_of_space(size_t n)
+static BI_NORETURN void out_of_space(size_t n, double waited, const char *why)
 {
     /* who are the outstanding sends to? */
-    char text[600];
+    char text[700];
     int len = snprintf(text, sizeof text,
-                       "BLACS out of buffer space: no room for %zu bytes after waiting %g s; "
+                       "%s: BLACS out of buffer space: no room for %zu bytes (%s, waited %g s); "
                        "%d buffered sends outstanding",
-                       n, bi_g.bufwait, nactive);
-    int *cnt = calloc((size_t)bi_g.world_size, sizeof(int));
+                       bi_cur.routine ? bi_cur.routine : "BLACS", n, why, waited, nactive);
+    int *cnt = bi_alloc(NULL, (size_t)bi_g.world_size * sizeof(int), NULL, "an error report");
+    memset(cnt, 0, (size_t)bi_g.world_size * sizeof(int));
     /* messages per destination: a long one goes as several sends (p2p.c) */
     for (bi_buf *b = head; b; b = b->next)
         for (int i = 0; i < b->nreq; i++) {
@@ -216,7 +218,15 @@ static BI_NORETURN void out_of_space(size_t n)
             sep = ", ";
         }
     free(cnt);
-    bi_error(-1, __LINE__, __FILE__, "%s (are the receives missing?)", text);
+    bi_error(bi_cur.routine ? bi_cur.ctxt : -1, __LINE__, __FILE__, "%s%s", text,
+             nactive ? " (are the receives missing?)" : "");
+}
+
+/* the BLACS_BUFMAX cap leaves no room for n bytes even once every active
+ * buffer is freed (the buffers of the call in progress stay) */
+static int cap_hopeless(size_t n)
+{
+    return bi_g.bufmax && (n > bi_g.bufmax || inuse - active_bytes > bi_g.bufmax - n);
 }
 
 /* a ready buffer that fits, or a new one; polls (once) if polled is 0 and
@@ -233,15 +243,29 @@ static bi_buf *take(size_t n, int polled)
     if (nready == NREADY) free_buf(ready_take(ready_smallest()));
     bi_buf *b = alloc_buf(n);
     if (b) return b;
-    /* emergency: wait for active buffers to drain (6.2.2); the ready ones
-     * are too small, so their memory goes first */
+    /* emergency (6.2.2): the ready buffers are too small, so their memory
+     * goes first; then the active ones as their sends complete, oldest
+     * first, each waited for in turn (up to BLACS_BUFWAIT in all).  When
+     * no send is outstanding, or the cap cannot fit n even without them,
+     * waiting cannot help: the error comes at once. */
     free_ready();
+    if ((b = alloc_buf(n))) return b;
+    char why[96] = "malloc failed";
+    if (bi_g.bufmax)
+        snprintf(why, sizeof why, "BLACS_BUFMAX=%zu bytes, %zu of them held", bi_g.bufmax, inuse);
+    if (!head || cap_hopeless(n)) out_of_space(n, 0, why);
     double t0 = MPI_Wtime();
-    while (MPI_Wtime() - t0 < bi_g.bufwait) {
-        free_finished();
-        if ((b = alloc_buf(n))) return b;
+    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* request errors: error.c */
+    while (head && MPI_Wtime() - t0 < bi_g.bufwait) {
+        if (!test_buf(head)) continue; /* MPI progresses while we ask */
+        bi_buf *a = head;
+        unlink_active(a);
+        free_buf(a);
+        if ((b = alloc_buf(n))) break;
     }
-    out_of_space(n);
+    bi_errh_restore(MPI_COMM_WORLD, uh);
+    if (b) return b;
+    out_of_space(n, MPI_Wtime() - t0, head ? "its receivers have not taken the buffered sends" : why);
 }
 
 bi_buf *bi_buf_get(size_t n)
@@ -256,8 +280,8 @@ MPI_Request *bi_buf_req(bi_buf *b, int peer)
 {
     if (b->nreq == b->maxreq) {
         int m = b->maxreq ? 2 * b->maxreq : 4;
-        b->req = realloc(b->req, (size_t)m * sizeof *b->req);
-        b->peer = realloc(b->peer, (size_t)m * sizeof *b->peer);
+        b->req = bi_alloc(b->req, (size_t)m * sizeof *b->req, NULL, "MPI requests");
+        b->peer = bi_alloc(b->peer, (size_t)m * sizeof *b->peer, NULL, "MPI requests");
         b->maxreq = m;
     }
     b->peer[b->nreq] = peer;

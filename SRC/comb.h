@@ -53,6 +53,10 @@ int bi_comb_hybrid_halvings(const bi_machine *m, int np, double bytes);
  * repeatable); leave-on-all when all != 0; coherent != 0 excludes 'H'. */
 char bi_comb_choose(const bi_machine *m, int np, double bytes, int all, int coherent);
 
+/* comb_mpi.c: every process of the scope learns whether all pass c->count
+ * items (one short MPI reduction); if not, a count-mismatch error on each */
+void bi_comb_count_check(const bi_coll *c);
+
 /* cost models: each bi_model_comb_* returns the leave-on-all time (every
  * process finishes about together) and stores the leave-on-one time of the
  * destination in *root; these helpers give one of the two. */

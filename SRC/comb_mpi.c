@@ -149,6 +149,17 @@ static void reduce(const bi_coll *c, MPI_Comm comm, int all, void *sbuf, void *r
     else BI_MPI(MPI_Reduce(sbuf, rbuf, n, dt, op, c->root, comm), "MPI_Reduce");
 }
 
+/* the header reduced with MPI_MAX over the scope: the largest count and
+ * the complement of the smallest; a difference is an error everywhere */
+void bi_comb_count_check(const bi_coll *c)
+{
+    const int64_t n = (int64_t)c->count;
+    int64_t h[2] = {n, ~n};
+    reduce(c, bi_scope_comm(c->sc), 1, h, h, 2, MPI_INT64_T, MPI_MAX);
+    if (h[0] != n) mismatch(h[0]);
+    if (~h[1] != n) mismatch(~h[1]);
+}
+
 void bi_comb_mpi(bi_coll *c)
 {
     MPI_Comm comm = bi_scope_comm(c->sc);
@@ -169,13 +180,7 @@ void bi_comb_mpi(bi_coll *c)
         bi_buf_release(w);
         return;
     }
-    /* the header again, reduced with MPI_MAX: the largest count and the
-     * complement of the smallest */
-    const int64_t n = (int64_t)c->count;
-    int64_t h[2] = {n, ~n};
-    reduce(c, comm, 1, h, h, 2, MPI_INT64_T, MPI_MAX);
-    if (h[0] != n) mismatch(h[0]);
-    if (~h[1] != n) mismatch(~h[1]);
+    bi_comb_count_check(c);
     MPI_Datatype dt = c->dt;
     MPI_Op mop;
     if (c->op->kind == BI_SUM) {

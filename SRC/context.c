@@ -7,11 +7,11 @@
  * carries all of the library's traffic.  Point-to-point and the BLACS
  * topologies of all three scopes share the private one; the message-ID
  * scheme (msgid.c) keeps their traffic apart by tag, which is the purpose
- * the paper gives it (LAWN 73 6.1).  Row and column communicators are made
- * only when an MPI collective needs them (TOP ' ', barriers), with
- * MPI_Comm_create_group, which involves only the scope's members.  So a
- * grid costs two communicators, not four as in the reference, and creating
- * and exiting grids in a loop never exhausts MPI's context ids.
+ * the paper gives it (LAWN 73 6.1).  MPI's own collectives (TOP ' ',
+ * barriers) need a communicator per row and column as well; they are made
+ * with the grid, with MPI_Comm_create_group over each scope's members
+ * (scope_comm_make says why not later).  GRIDEXIT frees all four, so
+ * creating and exiting grids in a loop never exhausts MPI's context ids.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,21 +129,27 @@ int bi_scope_rank(const bi_scope *s, Int prow, Int pcol)
     }
 }
 
-MPI_Comm bi_scope_comm(bi_scope *s)
+/* the scope's communicator, over its members only (MPI_Comm_create_group
+ * involves no one else); called for every scope of several processes while
+ * the grid is made, when all of them are in GRIDINIT or GRIDMAP anyway.
+ * Made on first use instead, it would make the first ' ' operation of a
+ * scope wait for every member to arrive: two scopes whose first operations
+ * come in opposite orders on their processes (row broadcast then column
+ * receive on some, the reverse on others, a legal program) would deadlock. */
+static void scope_comm_make(bi_scope *s, const char *routine)
 {
-    if (s->comm == MPI_COMM_NULL) {
-        MPI_Group g, sg;
-        int *r = malloc((size_t)s->np * sizeof(int));
-        for (int k = 0; k < s->np; k++) r[k] = bi_scope_commrank(s, k);
-        BI_MPI(MPI_Comm_group(s->ctx->comm, &g), "MPI_Comm_group");
-        BI_MPI(MPI_Group_incl(g, s->np, r, &sg), "MPI_Group_incl");
-        BI_MPI(MPI_Comm_create_group(s->ctx->comm, sg, s->id, &s->comm), "MPI_Comm_create_group");
-        BI_MPI(MPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-        BI_MPI(MPI_Group_free(&sg), "MPI_Group_free");
-        BI_MPI(MPI_Group_free(&g), "MPI_Group_free");
-        free(r);
-    }
-    return s->comm;
+    MPI_Group g, sg;
+    int *r = bi_alloc(NULL, (size_t)s->np * sizeof(int), routine, "a scope's ranks");
+    for (int k = 0; k < s->np; k++) r[k] = bi_scope_commrank(s, k);
+    BI_MPI_IN(MPI_Comm_group(s->ctx->comm, &g), "MPI_Comm_group", s->ctx->handle, routine);
+    BI_MPI_IN(MPI_Group_incl(g, s->np, r, &sg), "MPI_Group_incl", s->ctx->handle, routine);
+    BI_MPI_IN(MPI_Comm_create_group(s->ctx->comm, sg, s->id, &s->comm), "MPI_Comm_create_group",
+              s->ctx->handle, routine);
+    BI_MPI_IN(MPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler",
+              s->ctx->handle, routine);
+    BI_MPI_IN(MPI_Group_free(&sg), "MPI_Group_free", s->ctx->handle, routine);
+    BI_MPI_IN(MPI_Group_free(&g), "MPI_Group_free", s->ctx->handle, routine);
+    free(r);
 }
 
 static void scope_init(bi_scope *s, bi_ctx *c, char id, int np, int me, int base, int stride)
@@ -157,12 +163,12 @@ static void scope_init(bi_scope *s, bi_ctx *c, char id, int np, int me, int base
     s->comm = MPI_COMM_NULL;
 }
 
-static Int new_slot(void)
+static Int new_slot(const char *routine)
 {
     for (int i = 0; i < nctxs; i++)
         if (!ctxs[i]) return i;
     int old = nctxs, n = nctxs ? 2 * nctxs : 16;
-    ctxs = realloc(ctxs, (size_t)n * sizeof *ctxs);
+    ctxs = bi_alloc(ctxs, (size_t)n * sizeof *ctxs, routine, "the context table");
     memset(ctxs + old, 0, (size_t)(n - old) * sizeof *ctxs);
     nctxs = n;
     return old;
@@ -208,8 +214,9 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
         bi_argerr(-1, routine, 3, "LDUMAP", "LDUMAP=%ld is smaller than NPROW=%ld", (long)ldup,
                   (long)nprow);
     int np = (int)(nprow * npcol);
-    int *ranks = malloc((size_t)np * sizeof(int));
-    char *seen = calloc((size_t)size, 1);
+    int *ranks = bi_alloc(NULL, (size_t)np * sizeof(int), routine, "the grid's ranks");
+    char *seen = bi_alloc(NULL, (size_t)size, routine, "the grid's ranks");
+    memset(seen, 0, (size_t)size);
     for (Int i = 0; i < nprow; i++)
         for (Int j = 0; j < npcol; j++) {
             Int r = map[(size_t)j * (size_t)ldup + (size_t)i];
@@ -227,6 +234,12 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     BI_MPI_IN(MPI_Comm_group(sys, &sg), "MPI_Comm_group", -1, routine);
     BI_MPI_IN(MPI_Group_incl(sg, np, ranks, &gg), "MPI_Group_incl", -1, routine);
     BI_MPI_IN(MPI_Comm_create(sys, gg, &comm), "MPI_Comm_create", -1, routine);
+    /* the new communicator is the user's (BLACS_GET WHAT=10): it gets the
+     * handler the user gave the system context, not the one switched in for
+     * the call above, which some MPIs (Open MPI) copy into it */
+    if (comm != MPI_COMM_NULL)
+        BI_MPI_IN(MPI_Comm_set_errhandler(comm, uh != MPI_ERRHANDLER_NULL ? uh : MPI_ERRORS_RETURN),
+                  "MPI_Comm_set_errhandler", -1, routine);
     bi_errh_restore(sys, uh);
     BI_MPI_IN(MPI_Group_free(&gg), "MPI_Group_free", -1, routine);
     BI_MPI_IN(MPI_Group_free(&sg), "MPI_Group_free", -1, routine);
@@ -237,8 +250,9 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
         return;
     }
     check_ranges(comm, routine);
-    Int h = new_slot();
-    bi_ctx *c = calloc(1, sizeof *c);
+    Int h = new_slot(routine);
+    bi_ctx *c = bi_alloc(NULL, sizeof *c, routine, "a context");
+    memset(c, 0, sizeof *c);
     ctxs[h] = c;
     c->handle = h;
     c->ucomm = comm;
@@ -258,13 +272,19 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     scope_init(&c->col, c, 'c', c->nprow, c->myrow, c->mycol, c->npcol);
     scope_init(&c->all, c, 'a', np, c->iam, 0, 1);
     c->all.comm = c->comm; /* MPI collectives of the all scope use the private communicator */
+    /* row, then column: every member of a row makes the row's first, so
+     * the two collective creations cannot cross */
+    bi_scope *rc[2] = {&c->row, &c->col};
+    for (int k = 0; k < 2; k++)
+        if (rc[k]->np > 1) scope_comm_make(rc[k], routine);
+        else rc[k]->comm = MPI_COMM_SELF; /* alone in it: nothing to make */
     c->rings_bs = c->branches_bs = c->rings_comb = c->branches_comb = 1;
     c->lastsrc = -1;
     c->syshandle = -1;
-    c->world = malloc((size_t)np * sizeof(int));
+    c->world = bi_alloc(NULL, (size_t)np * sizeof(int), routine, "the grid's ranks");
     {
         MPI_Group cg, wg;
-        int *seq = malloc((size_t)np * sizeof(int));
+        int *seq = bi_alloc(NULL, (size_t)np * sizeof(int), routine, "the grid's ranks");
         for (int i = 0; i < np; i++) seq[i] = i;
         BI_MPI_IN(MPI_Comm_group(comm, &cg), "MPI_Comm_group", h, routine);
         BI_MPI_IN(MPI_Comm_group(MPI_COMM_WORLD, &wg), "MPI_Comm_group", h, routine);
@@ -291,10 +311,10 @@ void bi_gridexit(Int h, const char *routine)
     bi_ctx *c = ctxs[h];
     if (!c) bi_error(h, -1, routine, "Trying to exit an already freed context");
     bi_poll();
-    if (c->row.comm != MPI_COMM_NULL)
-        BI_MPI_IN(MPI_Comm_free(&c->row.comm), "MPI_Comm_free", h, routine);
-    if (c->col.comm != MPI_COMM_NULL)
-        BI_MPI_IN(MPI_Comm_free(&c->col.comm), "MPI_Comm_free", h, routine);
+    bi_scope *rc[2] = {&c->row, &c->col};
+    for (int k = 0; k < 2; k++)
+        if (rc[k]->comm != MPI_COMM_NULL && rc[k]->comm != MPI_COMM_SELF)
+            BI_MPI_IN(MPI_Comm_free(&rc[k]->comm), "MPI_Comm_free", h, routine);
     if (c->syshandle > 0) bi_sys_free(c->syshandle, 1);
     /* buffered sends still in flight keep their own reference to the
      * communicator (MPI frees it once they complete) */
@@ -331,7 +351,8 @@ Int bi_sys_handle(MPI_Comm comm)
         bi_error(-1, __LINE__, __FILE__, "Cannot define a BLACS system handle based on MPI_COMM_NULL");
     if (nsys == 0) {
         nsys = 8;
-        syscomms = malloc((size_t)nsys * sizeof *syscomms);
+        syscomms = bi_alloc(NULL, (size_t)nsys * sizeof *syscomms, "Csys2blacs_handle",
+                            "the system-context table");
         for (int i = 0; i < nsys; i++) syscomms[i] = MPI_COMM_NULL;
         syscomms[0] = MPI_COMM_WORLD;
     }
@@ -343,7 +364,8 @@ Int bi_sys_handle(MPI_Comm comm)
             return i;
         }
     int n = 2 * nsys;
-    syscomms = realloc(syscomms, (size_t)n * sizeof *syscomms);
+    syscomms = bi_alloc(syscomms, (size_t)n * sizeof *syscomms, "Csys2blacs_handle",
+                        "the system-context table");
     for (int i = nsys; i < n; i++) syscomms[i] = MPI_COMM_NULL;
     syscomms[nsys] = comm;
     nsys = n;

@@ -90,7 +90,7 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
     me.root = bi_cur.kind == 'b' ? s->me
               : (bi_cur.kind == 'c' && (bi_cur.rr == -1 || bi_cur.rc == -1)) ? -1
                                                                               : bi_scope_rank(s, bi_cur.rr, bi_cur.rc);
-    all = malloc((size_t)s->np * sizeof *all);
+    all = bi_alloc(NULL, (size_t)s->np * sizeof *all, NULL, "the cross-check");
     BI_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE,
                          bi_scope_comm(s)),
            "MPI_Allgather");
@@ -216,7 +216,7 @@ void bi_stats_report(void)
     /* one line per routine per process, gathered on world rank 0 */
     char line[256], *all = NULL;
     int n = nstats, *counts = NULL, *displs = NULL;
-    char *mine = malloc((size_t)(n + 1) * sizeof line);
+    char *mine = bi_alloc(NULL, (size_t)(n + 1) * sizeof line, "BLACS_EXIT", "the statistics");
     size_t off = 0;
     for (int i = 0; i < n; i++) {
         bi_stat *s = &stats[i];
@@ -226,7 +226,7 @@ void bi_stats_report(void)
                                 s->calls ? s->bytes / (double)s->calls : 0.0, bi_buf_hwm(), bi_ctx_hwm());
     }
     int len = (int)off;
-    if (bi_g.world_rank == 0) counts = malloc((size_t)bi_g.world_size * 2 * sizeof(int));
+    if (bi_g.world_rank == 0) counts = bi_alloc(NULL, (size_t)bi_g.world_size * 2 * sizeof(int), "BLACS_EXIT", "the statistics");
     /* on the user's MPI_COMM_WORLD: its handler returns errors for these two calls */
     MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD);
     BI_MPI_IN(MPI_Gather(&len, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather",
@@ -238,7 +238,7 @@ void bi_stats_report(void)
             displs[i] = total;
             total += counts[i];
         }
-        all = malloc((size_t)total + 1);
+        all = bi_alloc(NULL, (size_t)total + 1, "BLACS_EXIT", "the statistics");
     }
     BI_MPI_IN(MPI_Gatherv(mine, len, MPI_CHAR, all, counts, displs, MPI_CHAR, 0, MPI_COMM_WORLD),
               "MPI_Gatherv", -1, "BLACS_EXIT");

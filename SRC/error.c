@@ -112,6 +112,18 @@ void bi_error(Int ctxt, int line, const char *file, const char *fmt, ...)
     exit(1);
 }
 
+void *bi_alloc(void *old, size_t n, const char *routine, const char *what)
+{
+    void *p = realloc(old, n ? n : 1);
+    if (p) return p;
+    Int ctxt = -1;
+    if (!routine) {
+        routine = bi_cur.routine ? bi_cur.routine : "BLACS";
+        ctxt = bi_cur.routine ? bi_cur.ctxt : -1;
+    }
+    bi_error(ctxt, -1, routine, "%s: out of memory: no room for %zu bytes (%s)", routine, n, what);
+}
+
 void bi_warn(Int ctxt, int line, const char *file, const char *fmt, ...)
 {
     va_list ap;

@@ -61,7 +61,13 @@ int bi_msgid_id(const bi_idclass *k, int who, unsigned count)
     return k->base + (who % k->groups) * k->width + (int)(count % (unsigned)k->width);
 }
 
-static unsigned *counters(int n) { return calloc((size_t)n, sizeof(unsigned)); }
+static unsigned *counters(int n)
+{
+    unsigned *p = bi_alloc(NULL, (size_t)n * sizeof(unsigned), "BLACS_GRIDINIT/BLACS_GRIDMAP",
+                           "message-ID counters");
+    memset(p, 0, (size_t)n * sizeof(unsigned));
+    return p;
+}
 
 void bi_msgid_setup(bi_ctx *c)
 {

@@ -82,7 +82,7 @@ static Int run_end(const bi_shape *s, Int j)
 }
 
 /* sum of min(x, m) over x = 0 .. t-1 (t >= 0), in closed form */
-static size_t sum_min(Int t, Int m)
+static size_t sum_min(int64_t t, int64_t m)
 {
     size_t T = (size_t)t, M = (size_t)m;
     if (T <= M + 1) return T * (T ? T - 1 : 0) / 2;
@@ -90,20 +90,22 @@ static size_t sum_min(Int t, Int m)
 }
 
 /* a trapezoid's elements in closed form: column j keeps min(j + c, M) rows
- * ('U', c >= 0) or M - clamp(j + c, 0, M) rows ('L'), from bi_shape_rows */
+ * ('U', c >= 0) or M - clamp(j + c, 0, M) rows ('L'), from bi_shape_rows.
+ * In 64 bits: j + c reaches N + 1, past the largest Int of LP64 builds. */
 size_t bi_shape_count_tr(const bi_shape *s)
 {
     if (s->m <= 0 || s->n <= 0) return 0;
     Int lo, hi;
     bi_shape_rows(s, 0, &lo, &hi); /* column 0 gives c (planted faults included) */
+    const int64_t m = s->m, n = s->n;
     if (s->upper) {
-        Int c = hi; /* min(c, M) for column 0; c itself when below M */
-        if (c >= s->m) return (size_t)s->m * (size_t)s->n;
-        return sum_min(c + s->n, s->m) - sum_min(c, s->m);
+        const int64_t c = hi; /* min(c, M) for column 0; c itself when below M */
+        if (c >= m) return (size_t)m * (size_t)n;
+        return sum_min(c + n, m) - sum_min(c, m);
     }
-    Int c = s->unit - (s->n > s->m ? s->n - s->m : 0); /* may be negative */
-    Int a = c > 0 ? c : 0, b = c + s->n > 0 ? c + s->n : 0;
-    return (size_t)s->m * (size_t)s->n - (sum_min(b, s->m) - sum_min(a, s->m));
+    const int64_t c = s->unit - (n > m ? n - m : 0); /* may be negative */
+    const int64_t a = c > 0 ? c : 0, b = c + n > 0 ? c + n : 0;
+    return (size_t)m * (size_t)n - (sum_min(b, m) - sum_min(a, m));
 }
 
 int bi_shape_contig_tr(const bi_shape *s)
@@ -159,9 +161,9 @@ static MPI_Datatype ge_type(size_t m, size_t n, MPI_Aint ld, MPI_Datatype el, MP
 static MPI_Datatype tr_type(const bi_shape *s, MPI_Datatype el, MPI_Aint es, MPI_Aint ld)
 {
     size_t cap = 16, nb = 0;
-    int *len = malloc(cap * sizeof *len);
-    MPI_Aint *disp = malloc(cap * sizeof *disp);
-    MPI_Datatype *ty = malloc(cap * sizeof *ty), t;
+    int *len = bi_alloc(NULL, cap * sizeof *len, NULL, "a trapezoid's datatype");
+    MPI_Aint *disp = bi_alloc(NULL, cap * sizeof *disp, NULL, "a trapezoid's datatype");
+    MPI_Datatype *ty = bi_alloc(NULL, cap * sizeof *ty, NULL, "a trapezoid's datatype"), t;
     for (Int j = 0, e; j < s->n; j = e) {
         Int lo, hi;
         bi_shape_rows(s, j, &lo, &hi);
@@ -169,9 +171,9 @@ static MPI_Datatype tr_type(const bi_shape *s, MPI_Datatype el, MPI_Aint es, MPI
         if (hi <= lo) continue;
         if (nb == cap) {
             cap *= 2;
-            len = realloc(len, cap * sizeof *len);
-            disp = realloc(disp, cap * sizeof *disp);
-            ty = realloc(ty, cap * sizeof *ty);
+            len = bi_alloc(len, cap * sizeof *len, NULL, "a trapezoid's datatype");
+            disp = bi_alloc(disp, cap * sizeof *disp, NULL, "a trapezoid's datatype");
+            ty = bi_alloc(ty, cap * sizeof *ty, NULL, "a trapezoid's datatype");
         }
         disp[nb] = (MPI_Aint)j * ld + (MPI_Aint)lo * es;
         len[nb] = 1;

@@ -22,7 +22,7 @@ void bi_gridinit(Int *ctxt, MPI_Comm sys, const char *order, Int nprow, Int npco
                  const char *routine)
 {
     bi_grid_check(sys, nprow, npcol); /* before the map: NPROW*NPCOL may overflow */
-    Int *map = malloc((size_t)nprow * (size_t)npcol * sizeof(Int));
+    Int *map = bi_alloc(NULL, (size_t)nprow * (size_t)npcol * sizeof(Int), routine, "the grid's map");
     int colmajor = bi_up(order) == 'C';
     for (Int i = 0; i < nprow; i++)
         for (Int j = 0; j < npcol; j++)

@@ -162,23 +162,25 @@ void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, vo
 {
     traced(c, to, sitems, tag);
     bi_mpicount ks = bi_mpicount_of(sitems, c->dt), kr = bi_mpicount_of(ritems, c->dt);
+    MPI_Status st;
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r[2];
         BI_MPI(MPI_Irecv(rp, kr.n, kr.dt, bi_scope_commrank(c->sc, from), tag,
                                c->sc->ctx->comm, &r[1]), "MPI_Irecv");
         BI_MPI(MPI_Isend(sp, ks.n, ks.dt, bi_scope_commrank(c->sc, to), tag,
                                c->sc->ctx->comm, &r[0]), "MPI_Isend");
-        bi_wait(&r[1], MPI_STATUS_IGNORE, c->sc->ctx->comm, bi_scope_commrank(c->sc, from), tag,
+        bi_wait(&r[1], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, from), tag,
                 ritems * c->isize);
         bi_wait(&r[0], MPI_STATUS_IGNORE, c->sc->ctx->comm, -1, tag, 0);
     } else {
         BI_MPI(MPI_Sendrecv(sp, ks.n, ks.dt, bi_scope_commrank(c->sc, to), tag, rp, kr.n,
-                                  kr.dt, bi_scope_commrank(c->sc, from), tag, c->sc->ctx->comm,
-                                  MPI_STATUS_IGNORE),
+                                  kr.dt, bi_scope_commrank(c->sc, from), tag, c->sc->ctx->comm, &st),
                   "MPI_Sendrecv");
     }
     bi_mpicount_free(&ks);
     bi_mpicount_free(&kr);
+    /* a shorter contribution would be combined with stale bytes */
+    bi_recv_check(c, &st, ritems);
 }
 
 void bi_waitall(bi_coll *c)

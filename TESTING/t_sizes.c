@@ -160,6 +160,20 @@ static void check_tr_counts(void)
                              up ? 'U' : 'L', unit ? 'U' : 'N', (long)m, (long)n,
                              bi_shape_count(&s), t);
                 }
+    /* N = the largest 32-bit Int: column j + 1 must not overflow (LP64) */
+    const size_t X = (size_t)INT32_MAX, M = 1000;
+    const struct { int up, unit; Int m, n; size_t want; } big[] = {
+        {1, 0, (Int)M, (Int)X, M * (M + 1) / 2 + (X - M) * M},     /* min(j+1, M) */
+        {1, 1, (Int)M, (Int)X, M * (M + 1) / 2 + (X - 1 - M) * M}, /* min(j, M) */
+        {0, 0, (Int)X, (Int)X, X * (X + 1) / 2},                   /* M - j */
+        {0, 1, (Int)X, (Int)X, X * (X - 1) / 2},                   /* M - j - 1 */
+    };
+    for (size_t k = 0; k < sizeof big / sizeof *big; k++) {
+        bi_shape s = {BI_D, 1, big[k].up, big[k].unit, big[k].m, big[k].n, big[k].m};
+        TU_CHECK(bi_shape_count(&s) == big[k].want, "TR %c%c %ldx%ld: %zu, expected %zu",
+                 big[k].up ? 'U' : 'L', big[k].unit ? 'U' : 'N', (long)big[k].m,
+                 (long)big[k].n, bi_shape_count(&s), big[k].want);
+    }
     /* 2^31 x 2^31 lower, non-unit: M(M+1)/2 */
     const Int B = (Int)(sizeof(Int) == 8 ? (int64_t)1 << 31 : 1);
     if (sizeof(Int) == 8) {
