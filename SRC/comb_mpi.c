@@ -10,9 +10,9 @@
  * process offers and return success, leaving garbage.  So the count is
  * checked as part of the operation, at a cost that does not show:
  *  - short vectors (up to BI_HDR_MAX bytes) travel as ONE element of a
- *    datatype made for the call: a 16-byte header (the count and its
+ *    datatype of their size class: a 16-byte header (the count and its
  *    complement, so that what is no header is noticed too), then the
- *    items.  MPI cannot cut an element in pieces, so the operation sees
+ *    items, then padding.  MPI cannot cut an element in pieces, so the operation sees
  *    the header of everything it combines and compares before it combines
  *    (one copy in and out, no extra message);
  *  - longer vectors go as they are (sums with MPI_SUM, so MPI may split
@@ -29,8 +29,8 @@
 #define BI_HDR_MAX BI_CNT_HDR_MAX /* longest vector sent as one element */
 
 static MPI_Op amop = MPI_OP_NULL, hdrop = MPI_OP_NULL;
-/* the one-element type of the call in progress (typekeep.c keeps them all):
- * hdrfn knows it without asking MPI */
+/* the one-element type of the call in progress (hdr_type below): hdrfn
+ * knows it without asking MPI */
 static MPI_Datatype hdrtype = MPI_DATATYPE_NULL;
 static const bi_op *hdrtype_op;
 static size_t hdrtype_bytes;
@@ -65,7 +65,7 @@ static void amfn(void *in, void *inout, int *len, MPI_Datatype *dt)
 /* short vectors: whole elements, header first */
 static void hdrfn(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    /* the type hdr_type below gave this call (the usual case) needs no questions */
+    /* the type hdr_type gave this call (the usual case) needs no questions */
     const int ours = *dt == hdrtype;
     const bi_op *op = ours ? hdrtype_op : op_of(*dt);
     MPI_Aint lb, ext = (MPI_Aint)hdrtype_bytes;
@@ -87,8 +87,6 @@ static void free_op(void)
     if (amop != MPI_OP_NULL) BI_MPI_IN(MPI_Op_free(&amop), "MPI_Op_free", -1, "BLACS_EXIT");
     if (hdrop != MPI_OP_NULL) BI_MPI_IN(MPI_Op_free(&hdrop), "MPI_Op_free", -1, "BLACS_EXIT");
     amop = hdrop = MPI_OP_NULL;
-    hdrtype = MPI_DATATYPE_NULL;
-    hdrtype_op = NULL;
 }
 
 static MPI_Op user_op(MPI_Op *o, MPI_User_function *fn)
@@ -100,37 +98,57 @@ static MPI_Op user_op(MPI_Op *o, MPI_User_function *fn)
     return *o;
 }
 
-/* one element of bytes (header included) for op, kept (typekeep.c), so
- * combines in a loop make none, whatever mix of sizes and operations */
-typedef struct {
-    const bi_op *op;
-    size_t bytes;
-} hdr_spec;
+/* The one element of a short vector is padded to a size class: 16, 32, 48,
+ * 64 bytes of items, then four classes an octave (5/4, 6/4, 7/4 and 8/4 of
+ * a power of two) up to BI_HDR_MAX, so at most a quarter more bytes travel
+ * and 45 classes cover every size.  Each (operation, class) pair gets its
+ * datatype once, kept in a table of its own until BLACS_EXIT: a loop over
+ * any number of sizes (ScaLAPACK's shrinking panels) makes none after its
+ * first pass, and never evicts the shape types typekeep.c holds. */
+#define NCLASS 45
+#define NOPS (4 * BI_NTYPE * 2)
+static MPI_Datatype hdrtypes[NOPS][NCLASS];
 
-static MPI_Datatype make_hdr_type(const void *arg)
+static int size_class(size_t nb, size_t *padded)
 {
-    const hdr_spec *h = arg;
-    MPI_Datatype t;
-    BI_MPI(MPI_Type_contiguous((int)h->bytes, MPI_BYTE, &t), "MPI_Type_contiguous");
-    BI_MPI(MPI_Type_commit(&t), "MPI_Type_commit");
-    BI_MPI(MPI_Type_set_attr(t, bi_comb_keyval, (void *)h->op), "MPI_Type_set_attr");
-    return t;
+    if (nb <= 64) {
+        *padded = (nb + 15) & ~(size_t)15;
+        return (int)(*padded / 16);
+    }
+    int k = 6;
+    while (((size_t)2 << k) < nb) k++;                /* 2^k < nb <= 2^(k+1) */
+    size_t q = (nb * 4 + ((size_t)1 << k) - 1) >> k; /* 5..8 quarters of 2^k */
+    *padded = q << (k - 2);
+    return 5 + (k - 6) * 4 + (int)(q - 5);
 }
 
-static MPI_Datatype hdr_type(const bi_op *op, size_t bytes)
+static void free_hdrtypes(void)
 {
-    const hdr_spec h = {op, bytes};
-    const char kind = 'H';
-    bi_typekey k = {.n = 0};
-    _Static_assert(sizeof kind + sizeof op + sizeof bytes <= BI_TYPEKEY_MAX,
-                   "header key longer than BI_TYPEKEY_MAX");
-    bi_typekey_put(&k, &kind, sizeof kind);
-    bi_typekey_put(&k, &op, sizeof op);
-    bi_typekey_put(&k, &bytes, sizeof bytes);
-    hdrtype = bi_type_kept(&k, make_hdr_type, &h);
+    for (int o = 0; o < NOPS; o++)
+        for (int k = 0; k < NCLASS; k++)
+            if (hdrtypes[o][k]) {
+                BI_MPI_IN(MPI_Type_free(&hdrtypes[o][k]), "MPI_Type_free", -1, "BLACS_EXIT");
+                hdrtypes[o][k] = 0;
+            }
+    hdrtype = MPI_DATATYPE_NULL;
+    hdrtype_op = NULL;
+}
+
+/* the element type of class k for op: header + padded items bytes */
+static MPI_Datatype hdr_type(const bi_op *op, int k, size_t bytes)
+{
+    const int o = (op->kind * BI_NTYPE + op->type) * 2 + (op->owners != 0);
+    MPI_Datatype *t = &hdrtypes[o][k];
+    if (!*t) {
+        BI_MPI(MPI_Type_contiguous((int)bytes, MPI_BYTE, t), "MPI_Type_contiguous");
+        BI_MPI(MPI_Type_commit(t), "MPI_Type_commit");
+        BI_MPI(MPI_Type_set_attr(*t, bi_comb_keyval, (void *)op), "MPI_Type_set_attr");
+        bi_atexit(free_hdrtypes);
+    }
+    hdrtype = *t;
     hdrtype_op = op;
     hdrtype_bytes = bytes;
-    return hdrtype;
+    return *t;
 }
 
 /* one reduction, sbuf -> rbuf (rbuf == sbuf: in place, leave-on-all only);
@@ -169,14 +187,17 @@ void bi_comb_mpi(bi_coll *c)
      * an in-place root on sub-communicators from about 1000 doubles on;
      * so the root receives into a second buffer */
     if (nb <= BI_HDR_MAX) {
-        size_t eb = (BI_HDR + nb + 15) & ~(size_t)15;
+        size_t pb;
+        const int k = size_class(nb, &pb);
+        const size_t eb = BI_HDR + pb;
         bi_buf *w = bi_buf_get(all || !lands ? eb : 2 * eb);
         char *sb = w->data, *rb = all ? sb : lands ? sb + eb : NULL;
         int64_t h[2] = {(int64_t)c->count, ~(int64_t)c->count};
         memcpy(sb, h, sizeof h);
-        memcpy(sb + BI_HDR, c->buf, nb);
-        reduce(c, comm, all, sb, rb, 1, hdr_type(c->op, BI_HDR + nb), user_op(&hdrop, hdrfn));
-        if (lands) memcpy(c->buf, rb + BI_HDR, nb);
+        if (nb) memcpy(sb + BI_HDR, c->buf, nb);
+        memset(sb + BI_HDR + nb, 0, pb - nb); /* the padding travels too */
+        reduce(c, comm, all, sb, rb, 1, hdr_type(c->op, k, eb), user_op(&hdrop, hdrfn));
+        if (lands && nb) memcpy(c->buf, rb + BI_HDR, nb);
         bi_buf_release(w);
         return;
     }

@@ -187,15 +187,16 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     /* a one-process scope combines nothing and consumes no message ID */
     void (*alg)(bi_coll *) = np > 1 ? tp->comb : NULL;
     int ntags = tp->comb_ntags;
-    if (t == ' ' && np > 1 && (count == 0 || (c.repeat && (user || s->type != BI_I)))) {
-        /* ' ' leaves MPI's reduction for empty data, and for repeatable
-         * combines whose order matters (real and complex sums, any user
-         * operation): the radix-2 tree, or for long vectors the fixed-order
-         * algorithm the cost models pick.  Those choices depend on M*N, so
-         * the processes first agree on it (one short reduction): a process
-         * whose count differs would otherwise take another algorithm and
-         * wait for messages nobody sends.  Empty data then needs nothing
-         * more. */
+    if (t == ' ' && np > 1 && c.repeat && (user || s->type != BI_I)) {
+        /* ' ' leaves MPI's reduction for repeatable combines whose order
+         * matters (real and complex sums, any user operation): the radix-2
+         * tree, or for long vectors the fixed-order algorithm the cost
+         * models pick.  That choice depends on M*N, so the processes first
+         * agree on it (one short reduction): a process whose count differs
+         * would otherwise take another algorithm and wait for messages
+         * nobody sends.  Empty data then needs nothing more.  (Without
+         * WHAT=15, empty data goes to MPI like any other: its count header
+         * finds a process that passes another M*N.) */
         bi_comb_count_check(&c);
         if (!count) return;
         char alt = bi_comb_choose(bi_machine_default(), np, (double)(count * c.isize), all,

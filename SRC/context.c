@@ -41,6 +41,40 @@ void bi_atexit(void (*fn)(void))
     cleanups[ncleanups++] = fn;
 }
 
+static void run_cleanups(void)
+{
+    for (int i = 0; i < ncleanups; i++) cleanups[i]();
+    ncleanups = 0;
+}
+
+/* A program may end with MPI_Finalize alone (GPAW never calls BLACS_EXIT).
+ * MPI deletes MPI_COMM_SELF's attributes first thing in MPI_Finalize, with
+ * MPI still usable, so the delete callback of an attribute there prints
+ * the statistics (BLACS_STATS) and frees the MPI objects we keep
+ * (datatypes, operations), unless BLACS_EXIT has already done both: it
+ * leaves bi_g.initialized at 0. */
+static int self_key = MPI_KEYVAL_INVALID;
+
+static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm, (void)key, (void)val, (void)extra;
+    if (bi_g.initialized) {
+        bi_stats_report();
+        run_cleanups();
+    }
+    self_key = MPI_KEYVAL_INVALID; /* MPI frees the key with MPI_COMM_SELF */
+    return MPI_SUCCESS;
+}
+
+static void at_finalize_hook(void)
+{
+    if (self_key != MPI_KEYVAL_INVALID) return;
+    BI_MPI_IN(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &self_key, NULL),
+              "MPI_Comm_create_keyval", -1, "BLACS_PINFO");
+    BI_MPI_IN(MPI_Comm_set_attr(MPI_COMM_SELF, self_key, NULL), "MPI_Comm_set_attr", -1,
+              "BLACS_PINFO");
+}
+
 static double env_double(const char *name, double def)
 {
     const char *v = getenv(name);
@@ -92,6 +126,7 @@ void bi_init(void)
     bi_g.stats = st && *st && *st != '0';
     bi_g.hang_timeout = env_double("BLACS_HANG_TIMEOUT", 10.0);
     bi_g.initialized = 1;
+    at_finalize_hook();
 }
 
 bi_ctx *bi_ctx_find(Int h)
@@ -338,8 +373,7 @@ void bi_ctx_exit_all(void)
     free(ctxs);
     ctxs = NULL;
     nctxs = 0;
-    for (int i = 0; i < ncleanups; i++) cleanups[i]();
-    ncleanups = 0;
+    run_cleanups();
     bi_error_grid(-1, -1, -1);
 }
 

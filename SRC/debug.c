@@ -209,7 +209,7 @@ int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, si
     return MPI_SUCCESS;
 }
 
-/* ---- printing the statistics at BLACS_EXIT -------------------------------- */
+/* ---- printing the statistics at BLACS_EXIT (or MPI_Finalize: context.c) -- */
 void bi_stats_report(void)
 {
     if (!bi_g.stats) return;

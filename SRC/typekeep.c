@@ -2,8 +2,7 @@
  * typekeep.c -- MPI datatypes kept between calls.  Building and committing
  * a datatype costs more than moving a small message, and the calls that
  * need one (receives and TOP ' ' broadcasts of non-contiguous shapes,
- * shape.c; the one-element header types of short ' ' combines, comb_mpi.c)
- * come in loops over a few shapes and sizes.  So the last NKEEP types are
+ * shape.c) come in loops over a few shapes.  So the last NKEEP types are
  * kept, found by a key of plain bytes that holds everything the type
  * depends on (put together value by value, bi.h, so that no padding byte
  * takes part), the least recently used one replaced, and all freed at
