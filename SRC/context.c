@@ -10,8 +10,11 @@
  * the paper gives it (LAWN 73 6.1).  MPI's own collectives (TOP ' ',
  * barriers) need a communicator per row and column as well; they are made
  * with the grid, with MPI_Comm_create_group over each scope's members
- * (scope_comm_make says why not later).  GRIDEXIT frees all four, so
- * creating and exiting grids in a loop never exhausts MPI's context ids.
+ * (scope_comm_make says why not later), except where a scope is the whole
+ * grid (1 x P, P x 1: the private one serves) or one process.  So a grid
+ * holds two to four communicators (the reference four), GRIDEXIT frees
+ * them all, and creating and exiting grids in a loop never exhausts MPI's
+ * context ids.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,7 +314,8 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
      * the two collective creations cannot cross */
     bi_scope *rc[2] = {&c->row, &c->col};
     for (int k = 0; k < 2; k++)
-        if (rc[k]->np > 1) scope_comm_make(rc[k], routine);
+        if (rc[k]->np == np) rc[k]->comm = c->comm; /* the whole grid, in the same order */
+        else if (rc[k]->np > 1) scope_comm_make(rc[k], routine);
         else rc[k]->comm = MPI_COMM_SELF; /* alone in it: nothing to make */
     c->rings_bs = c->branches_bs = c->rings_comb = c->branches_comb = 1;
     c->lastsrc = -1;
@@ -348,7 +352,7 @@ void bi_gridexit(Int h, const char *routine)
     bi_poll();
     bi_scope *rc[2] = {&c->row, &c->col};
     for (int k = 0; k < 2; k++)
-        if (rc[k]->comm != MPI_COMM_NULL && rc[k]->comm != MPI_COMM_SELF)
+        if (rc[k]->comm != MPI_COMM_NULL && rc[k]->comm != MPI_COMM_SELF && rc[k]->comm != c->comm)
             BI_MPI_IN(MPI_Comm_free(&rc[k]->comm), "MPI_Comm_free", h, routine);
     if (c->syshandle > 0) bi_sys_free(c->syshandle, 1);
     /* buffered sends still in flight keep their own reference to the
