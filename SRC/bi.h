@@ -189,7 +189,6 @@ extern struct bi_global {
     int world_rank, world_size;
     int tag_ub;            /* MPI_TAG_UB */
     int idlo, idhi;        /* message-ID range in force (BLACS_SET WHAT=1) */
-    int ngrids_made;       /* grids created since start (ID range frozen after the first) */
     int debug;             /* BLACS_DEBUG level */
     double bufwait;        /* seconds to wait for buffers when memory runs out */
     size_t bufmax;         /* cap on buffer memory in bytes (0: none) */

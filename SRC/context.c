@@ -282,7 +282,6 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     BI_MPI_IN(MPI_Group_free(&gg), "MPI_Group_free", -1, routine);
     BI_MPI_IN(MPI_Group_free(&sg), "MPI_Group_free", -1, routine);
     free(ranks);
-    bi_g.ngrids_made++;
     if (comm == MPI_COMM_NULL) {
         *ctxt = -1;
         return;

@@ -198,7 +198,6 @@ void bi_exit(Int cont)
     bi_buf_freeall(1); /* EXIT waits for every buffered send (spec 4.7) */
     bi_stats_report();
     bi_g.initialized = 0;
-    bi_g.ngrids_made = 0;
     if (!cont) {
         /* like the reference, finalise MPI even if the user started it */
         bi_sys_reset();
