@@ -1,6 +1,6 @@
 /*
  * bcast_mpi.c -- TOP ' ' (the default): MPI's own broadcast on the scope's
- * communicator (spec 7), no message ID.
+ * communicator, no message ID.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ static bi_mpicount data_of(const bi_coll *c)
     return bi_mpicount_of(c->count, c->dt);
 }
 
-/* Element counts must agree (spec 7).  MPICH checks every broadcast's
+/* Element counts must agree (as for every broadcast).  MPICH checks every broadcast's
  * bytes and reports the difference as an MPI error, whichever way it goes
  * (BI_MPI names the routine); other MPIs need not -- Open MPI fills what
  * arrives and returns success when a receiver expects more -- so elsewhere
@@ -90,7 +90,7 @@ void bi_bcast_mpi(bi_coll *c)
     bcast_counted(c, comm);
 #else
     if (!c->count) {
-        /* an empty broadcast still happens (spec 7); with one byte, as MPI
+        /* an empty broadcast still happens (as in the reference); with one byte, as MPI
          * skips empty ones: a process whose shape is not empty then gets an
          * error instead of waiting forever */
         char token = 0;

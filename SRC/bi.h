@@ -2,7 +2,7 @@
  * bi.h -- internal interface of the library.  Everything declared here has
  * hidden visibility and the prefix bi_; only blacs.h names are exported.
  *
- * Layers (DESIGN.md): entry points (SRC/entry_*.c, FORTRAN/) decode the
+ * Layers, each calling only downward: entry points (SRC/entry_*.c, FORTRAN/) decode the
  * call into plain C values and a bi_shape; the core (context.c, msgid.c,
  * buffer.c, shape.c, error.c, transport.c) knows grids, scopes, message IDs
  * and buffers; the algorithms (bcast_*.c, comb_*.c) move contiguous items
@@ -102,7 +102,7 @@ MPI_Datatype bi_type_blocks(size_t n, int blen, MPI_Aint stride, MPI_Datatype t)
  * datatype (reductions) or an int count (user combines): at most the limit */
 size_t bi_count_piece(size_t n);
 
-/* ---- errors and warnings (error.c; spec section 11 format) ------------ */
+/* ---- errors and warnings (error.c; the reference's two-line format) ---- */
 /* "BLACS ERROR '<text>'\nfrom {r,c}, pnum=p, Contxt=c, on line L of file 'F'."
  * For argument checks L = -1 and F = routine name (e.g. "DGESD2D"). */
 BI_NORETURN void bi_error(Int ctxt, int line, const char *file, const char *fmt, ...) BI_PRINTF(4, 5);

@@ -36,7 +36,8 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag);
 /* the model of bi_comb_recv: when the last of k contributions is combined,
  * k-1 of them ready to be sent at t_rest, the last (received last) at t_last */
 double bi_model_fanin(const bi_machine *m, double bytes, int k, double t_rest, double t_last);
-/* binomial redistribution of c->buf from scope rank root (spec 8.3) */
+/* binomial redistribution of c->buf from scope rank root (the reference's
+ * broadcast back of a leave-on-all combine) */
 void bi_comb_bcast_binomial(bi_coll *c, int root, int tag);
 
 /* comb_rhd.c: LAWN 29 Figures 4/6 for any p.  After folding the ranks

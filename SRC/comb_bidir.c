@@ -1,7 +1,7 @@
 /*
  * comb_bidir.c -- TOP 'H': bidirectional exchange (LAWN 73 5.4.2, LAWN 29
  * Version 2) for leave-on-all without the coherence flag; otherwise the
- * radix-2 tree (spec 8.3).  Np not a power of two: with p2 the largest
+ * radix-2 tree (which the reference uses for 'H' then).  Np not a power of two: with p2 the largest
  * power of two <= Np, ranks p2.. first fold their data into rank - p2,
  * the p2 ranks exchange with me XOR 1, 2, 4, ..., and the result goes back
  * out to the folded ranks.

@@ -1,6 +1,6 @@
 /*
  * comb_mpi.c -- TOP ' ': MPI's own reduction on the scope communicator
- * (spec 8.3): MPI_Reduce to the destination, MPI_Allreduce for
+ * (as the reference): MPI_Reduce to the destination, MPI_Allreduce for
  * leave-on-all.  AMX/AMN (and short sums) use commutative user operations,
  * created on first use and freed at BLACS_EXIT, which find their bi_op
  * through an attribute of the datatype (combine.c).

@@ -1,7 +1,7 @@
 /*
- * combine.c -- xGSUM2D, xGAMX2D, xGAMN2D behind the entry points (spec
- * sections 8 and 9): destination, result buffer, owner keys, topology, and
- * the copy back with the effective LDA.
+ * combine.c -- xGSUM2D, xGAMX2D, xGAMN2D behind the entry points:
+ * destination, result buffer, owner keys, topology, and the copy back with
+ * the effective LDA.
  *
  * Buffers (LAWN 73 5.3.1): the result buffer is contiguous so partial
  * results are sent from it without copies -- A itself when A is contiguous
@@ -9,7 +9,7 @@
  * buffer for partner data.  With RA/CA wanted, each item carries an int32
  * owner key after its value (the reference packs 16 bits; ours serves any
  * grid): the owner's distance (rank - dest) mod Np for leave-on-one, its
- * scope rank for leave-on-all, which is also the tie order of spec 9.
+ * scope rank for leave-on-all, which is also the reference's tie order.
  */
 #include <string.h>
 #include "comb.h"
@@ -143,7 +143,7 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     const int amx = opkind == BI_AMX || opkind == BI_AMN, user = opkind == BI_USER;
     const int argr = amx ? 11 : user ? 10 : 8; /* positions of RDEST and CDEST */
 
-    /* destination (spec 8.1): -1 in either coordinate means leave-on-all */
+    /* destination: -1 in either coordinate means leave-on-all */
     int all = rdest == -1 || cdest == -1, root = -1;
     if (!all) {
         if (sc->id != 'r' && (rdest < 0 || rdest >= ctx->nprow))
@@ -155,7 +155,7 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
                       ctx->npcol);
         root = bi_scope_rank(sc, rdest, cdest);
     }
-    /* RCFLAG (spec 9): -1 means RA/CA are not referenced */
+    /* RCFLAG: -1 means RA/CA are not referenced */
     const int owners = amx && ldia != -1;
     Int ldi = ldia > s->m ? ldia : s->m;
     /* like LDA: RA/CA columns would overlap, so it cannot be what was meant */

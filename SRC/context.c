@@ -380,7 +380,7 @@ void bi_ctx_exit_all(void)
     bi_error_grid(-1, -1, -1);
 }
 
-/* ---- C system-context handles (spec 4.1); handles stay stable ---------- */
+/* ---- C system-context handles (Csys2blacs_handle); handles stay stable -- */
 Int bi_sys_handle(MPI_Comm comm)
 {
     bi_init();

@@ -1,6 +1,6 @@
 /*
  * entry_check.c -- decoding and the always-on checks of a matrix argument
- * (spec 2 and 11, with our stricter rules): M, N >= 0; LDA >= M whenever
+ * (the reference's rules, stricter where it would crash): M, N >= 0; LDA >= M whenever
  * columns would overlap (N > 1); UPLO in U/L and DIAG in U/N for
  * trapezoids (first character, any case).
  */

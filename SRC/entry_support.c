@@ -2,7 +2,7 @@
  * entry_support.c -- C entry points of the support routines (Cblacs_*,
  * Ck*id, timers, system handles): C conventions, then the shared core in
  * support.c.  C system contexts are indices into a table of MPI_Comm
- * (spec 4.1), world at 0.
+ * (as the reference's Csys2blacs_handle), world at 0.
  */
 #include "bi.h"
 #include "support.h"

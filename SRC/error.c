@@ -1,12 +1,12 @@
 /*
  * error.c -- BLACS errors and warnings in the reference's two-line format
- * (spec section 11):
+ * (the same lines, so that tools and people reading them need nothing new):
  *   BLACS ERROR '<text>'
  *   from {<myrow>,<mycol>}, pnum=<world rank>, Contxt=<ctxt>, on line <l> of file '<f>'.
  * Errors flush stdio and call MPI_Abort(MPI_COMM_WORLD, 1).  Unlike the
  * reference, the text is never truncated.
  *
- * MPI errors (issue 12): every MPI return code is checked (BI_MPI in bi.h),
+ * MPI errors: every MPI return code is checked (BI_MPI in bi.h),
  * and a failure is a BLACS error like any other: "<routine>: MPI error in
  * <MPI call>: <MPI_Error_string>", from the line of the call.  For that MPI
  * must return its errors rather than stop the job itself:

@@ -1,10 +1,10 @@
 /*
  * ops.c -- the element operations of the combines: sum, absolute maximum
  * and absolute minimum, one template expanded for the five types
- * (DESIGN.md layer 4).  acc[i] = acc[i] op in[i].
+ * acc[i] = acc[i] op in[i].
  *
- * AMX/AMN (spec section 9): the key is |x|, or |Re|+|Im| for complex; A
- * keeps the signed value.  NaN (issue 12): a key is NaN when x is (for
+ * AMX/AMN (as the reference BLACS): the key is |x|, or |Re|+|Im| for complex; A
+ * keeps the signed value.  NaN: a key is NaN when x is (for
  * complex: when either part is), and a NaN key WINS both AMX and AMN -- it
  * ranks above +Inf for AMX and below 0 for AMN -- so a NaN anywhere in the
  * scope reaches the result, as IEEE 754-2019's maximum/minimum propagate

@@ -1,7 +1,7 @@
 /*
  * shape.c -- what part of A a call communicates.  A general (GE) shape is
  * M x N with leading dimension LDA; a trapezoidal (TR) shape keeps, in each
- * column, the rows the spec's section 6 defines (the "diagonal" of length
+ * column, the rows the reference defines (the "diagonal" of length
  * min(M,N) starts at (0,0) when the triangle side is the short side, and is
  * anchored at (M-1,N-1) otherwise).  Everything else sees contiguous items:
  * bi_pack/bi_unpack move between the two, bi_shape_mpitype describes A to

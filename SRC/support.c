@@ -1,5 +1,5 @@
 /*
- * support.c -- the support routines (spec sections 3-4, LAWN 73 2.4): one
+ * support.c -- the support routines (LAWN 73 2.4): one
  * implementation each, called by both the C and the Fortran entry points.
  */
 #include <stdio.h>
@@ -195,7 +195,7 @@ void bi_exit(Int cont)
         return;
     }
     bi_ctx_exit_all();
-    bi_buf_freeall(1); /* EXIT waits for every buffered send (spec 4.7) */
+    bi_buf_freeall(1); /* EXIT waits for every buffered send, as the reference does */
     bi_stats_report();
     bi_g.initialized = 0;
     if (!cont) {
