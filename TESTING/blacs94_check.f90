@@ -194,7 +194,7 @@ contains
       do i = 1, 4
         inside = i <= 3 .and. j > i                              ! strictly upper
         ok = ok .and. da(i, j) == merge(v(prv, i, j), -1d0, inside)
-        inside = i <= 3 .and. i >= j - 1                         ! lower, M < N: spec 6
+        inside = i <= 3 .and. i >= j - 1                         ! lower, M < N
         ok = ok .and. za(i, j) == merge(cmplx(v(prv, i, j), 1d0, 8), (-1d0, 0d0), inside)
       end do
     end do

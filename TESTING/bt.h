@@ -3,7 +3,7 @@
  * the BLACS through a table of function pointers (bt_api), filled once with
  * the C interface (bt_capi.c) and once with the Fortran-callable one
  * (bt_fapi.c + bt_fwrap.f90).  Decks (bt.dat, sdrv.dat, bsbr.dat, comb.dat)
- * follow the formats of the reference tester (spec section 12.3).
+ * follow the formats of the reference tester.
  *
  * The tester's own traffic (settings, results, error records) goes over
  * MPI on a duplicate of MPI_COMM_WORLD, never through the BLACS.
@@ -134,7 +134,7 @@ void bt_want_const(blacs_int i, blacs_int j, double *re, double *im, void *arg);
 /* pads of point-to-point and broadcast tests: which = 0 sender, 1 receiver */
 void bt_p2p_pad(int t, int which, double *re, double *im);
 
-/* trapezoid of spec section 6 (tr = 0: the whole M x N matrix) */
+/* the reference's trapezoid (tr = 0: the whole M x N matrix) */
 typedef struct { int tr; char uplo, diag; } bt_shape;
 int bt_in_shape(const bt_shape *s, blacs_int m, blacs_int n, blacs_int i, blacs_int j);
 void bt_shape_from(bt_shape *s, char uplo, char diag);    /* 'G' = general */

@@ -1,5 +1,5 @@
 /*
- * bt_aux.c -- auxiliary tests (spec 12.4 AUX) on an even number NP of
+ * bt_aux.c -- auxiliary tests on an even number NP of
  * processes: PINFO/SETUP, BLACS_GET/SET, PNUM/PCOORD, GRIDMAP, FREEBUFF,
  * BARRIER in mixed scopes, locally-blocking sends (each of two processes
  * sends three messages before receiving: a library whose sends block hangs,
@@ -296,7 +296,7 @@ static void t_repeat_coherent(blacs_int ctxm, const char *tops)
         item_begin(name);
         for (const char *tp = tops; *tp; tp++) {
             char top[2] = {*tp, 0};
-            if (pass == 1 && *tp == ' ') continue;   /* MPI_Allreduce is trusted (spec 8.4) */
+            if (pass == 1 && *tp == ' ') continue;   /* MPI_Allreduce is trusted */
             blacs_int v = pass == 0;
             int diff = 0;
             if (ctxm >= 0) {

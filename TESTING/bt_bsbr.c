@@ -1,5 +1,5 @@
 /*
- * bt_bsbr.c -- broadcast family (spec 12.4 BSBR): for every grid, scope,
+ * bt_bsbr.c -- broadcast family: for every grid, scope,
  * topology, shape, matrix and source, the source broadcasts its generated
  * matrix to its scope and every other process of that scope receives it
  * with its own LDA and checks elements and guards; the source checks that

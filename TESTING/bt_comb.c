@@ -1,5 +1,5 @@
 /*
- * bt_comb.c -- combine families SUM, AMX, AMN (spec 12.4): for every grid,
+ * bt_comb.c -- combine families SUM, AMX, AMN: for every grid,
  * scope, topology, matrix, destination, repeat flag and coherence flag
  * (BLACS_SET 15/16; 'M' also every ring count via SET 13, 'T' every branch
  * count via SET 14) every process of the scope combines its own generated
@@ -10,7 +10,7 @@
  * process (r,c) in test t are a function of (t, r, c, i, j).  Destinations
  * check A (SUM within 2*eps*Np*max(sum of positives, -sum of negatives), per
  * part for complex, exact for integers; AMX/AMN the exact value including
- * the tie rules of spec section 9) and RA/CA with their guards; every
+ * the reference's tie rules) and RA/CA with their guards; every
  * process checks the guards of A, and that RA/CA are untouched where no
  * result lands or when RCFLAG = -1.
  */

@@ -1,7 +1,7 @@
 /*
  * bt_core.c -- what every family of the tester shares: element access, the
  * deterministic data, guarded matrices and their checks, error records, the
- * per-family test bookkeeping and report (spec 12.2, 12.5), the grids of a
+ * per-family test bookkeeping and report, the grids of a
  * deck, and a watchdog that turns a hang into a reported failure.
  */
 #include "bt.h"
@@ -130,7 +130,7 @@ void bt_shape_from(bt_shape *s, char uplo, char diag)
     s->diag = (diag | 32) == 'u' ? 'U' : 'N';
 }
 
-/* spec section 6: the trapezoid's diagonal starts at (0,0) when the triangle
+/* the reference's trapezoid: its diagonal starts at (0,0) when the triangle
  * is on the short side, and ends at (M-1,N-1) otherwise */
 int bt_in_shape(const bt_shape *s, blacs_int m, blacs_int n, blacs_int i, blacs_int j)
 {

@@ -1,6 +1,6 @@
 /*
  * bt_deck.c -- reads the four tester decks in the formats of the reference
- * tester (spec 12.3).  Each "read" behaves like a Fortran list-directed READ:
+ * tester.  Each "read" behaves like a Fortran list-directed READ:
  * it starts on a new line, takes values separated by blanks or commas (going
  * on to the next lines when it needs more), and ignores the rest of its last
  * line, which is where the decks keep their comments.  Characters are quoted

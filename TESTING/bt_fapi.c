@@ -64,7 +64,7 @@ static I f_ksendid(I c, I r, I k) { return btf_ksendid(&c, &r, &k); }
 static I f_krecvid(I c, I r, I k) { return btf_krecvid(&c, &r, &k); }
 static I f_kbsid(I c, char *s) { return btf_kbsid(&c, s); }
 static I f_kbrid(I c, char *s, I r, I k) { return btf_kbrid(&c, s, &r, &k); }
-/* Fortran system contexts are Fortran MPI communicator handles (spec 4.1) */
+/* Fortran system contexts are Fortran MPI communicator handles */
 static I f_sys_world(void)
 {
     I h = (I)MPI_Comm_c2f(MPI_COMM_WORLD);

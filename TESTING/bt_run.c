@@ -1,5 +1,5 @@
 /*
- * bt_run.c -- the tester's driver (spec 12.2): MPI and a private duplicate of
+ * bt_run.c -- the tester's driver: MPI and a private duplicate of
  * MPI_COMM_WORLD for the tester's own traffic; process 0 reads the decks and
  * broadcasts them; the families run in the reference's order; process 0
  * prints the summary and the final "N passed, M failed" line.

@@ -1,5 +1,5 @@
 /*
- * bt_sdrv.c -- point-to-point family (spec 12.4 SDRV): for every grid,
+ * bt_sdrv.c -- point-to-point family: for every grid,
  * shape (GE, TR with each UPLO/DIAG), matrix (M, N, LDASRC, LDADEST) and
  * source/destination pair, the source sends its generated matrix and the
  * destination (possibly the source itself) receives it with its own LDA.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# planted_faults.sh -- a test of the tester (issue 5): builds the library once
+# planted_faults.sh -- a test of the tester: builds the library once
 # per planted fault (compiled in with -DBI_FAULT=<n>, hooks "#if BI_FAULT == n"
 # in SRC/), runs xCbtest on the quick decks TESTING/faults/*.dat, and checks
 # that the tester reports FAILED (and exits non-zero) for every fault, while

@@ -1,6 +1,6 @@
 /*
- * t_bcast.c -- broadcast results through the C interface (LAWN 73 4.1,
- * spec 7): every topology (and M with 1, 2, 3, -2 rings, T with 1, 2, 3
+ * t_bcast.c -- broadcast results through the C interface (LAWN 73 4.1):
+ * every topology (and M with 1, 2, 3, -2 rings, T with 1, 2, 3
  * branches) x scope x type x shape (GE; TR with both UPLO, both DIAG, M>N,
  * M<N, M=N), LDA > M on the sender and on receivers, receive shapes that
  * differ with equal count (GE reshaped, TR received as GE or as the other

@@ -1,6 +1,6 @@
 /*
- * t_comb.c -- result tests of the combines xGSUM2D, xGAMX2D, xGAMN2D (spec
- * sections 8 and 9): every topology x op x type x scope x destination on
+ * t_comb.c -- result tests of the combines xGSUM2D, xGAMX2D, xGAMN2D:
+ * every topology x op x type x scope x destination on
  * the grid given, with guard zones around A and RA/CA, LDA > M, LDIA = -1
  * (RA/CA must stay untouched) and LDIA >= M, destinations at several
  * positions and -1 in either coordinate.  Expected results are computed

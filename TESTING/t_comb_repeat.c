@@ -1,6 +1,6 @@
 /*
  * t_comb_repeat.c -- repeatability (BLACS_SET WHAT=15) and coherence
- * (WHAT=16) of the combines (spec 8.4).  Data of widely different
+ * (WHAT=16) of the combines.  Data of widely different
  * magnitudes make the floating sum depend on the combination order; ranks
  * sleep a little at random before each call so that arrival order changes.
  *   repeat: 20 calls per topology (short and long vectors, leave-on-one and

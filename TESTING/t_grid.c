@@ -32,7 +32,7 @@ static void orders(blacs_int np)
         blacs_int a, b;
         Cblacs_pcoord(ctxt, np + 3, &a, &b);
         TU_CHECK(ok && Cblacs_pnum(ctxt, pr, 0) == -1 && a == -1 && b == -1, "pnum/pcoord");
-        /* GET 10 gives a system context whose ranks are the PNUMs (spec 14.2) */
+        /* GET 10 gives a system context whose ranks are the PNUMs */
         blacs_int sys;
         Cblacs_get(ctxt, 10, &sys);
         MPI_Comm sc = Cblacs2sys_handle(sys);

@@ -1,6 +1,6 @@
 /*
- * t_mpierr.c MODE [TOP [BIG SMALL]] -- MPI errors are BLACS errors (issue
- * 12).  Most modes run a collective whose processes disagree on the element
+ * t_mpierr.c MODE [TOP [BIG SMALL]] -- MPI errors are BLACS errors.
+ * Most modes run a collective whose processes disagree on the element
  * count; the library must stop the job with a BLACS error naming the BLACS
  * routine and carrying MPI's error string (or, where MPI notices nothing,
  * saying that the counts differ).  The runner checks the message and the

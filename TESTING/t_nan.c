@@ -1,6 +1,6 @@
 /*
  * t_nan.c -- NaN, infinities, signed zeros and ties in xGAMX2D/xGAMN2D for
- * S, D, C, Z (issue 12; the rule is documented at the top of SRC/ops.c):
+ * S, D, C, Z (the rule is documented at the top of SRC/ops.c):
  * the key is |x| (|Re|+|Im|, NaN when either part is); a NaN key wins both
  * AMX and AMN; ties (equal keys, several NaN keys) go to the smaller owner
  * key with RA/CA wanted (distance from the destination, or scope rank for

@@ -1,6 +1,6 @@
 /*
- * t_scale.c -- combines stay right when message IDs are reused (issue 12,
- * "correct at any scale").  With a message-ID range of R IDs, IDs must be
+ * t_scale.c -- combines stay right when message IDs are reused ("correct at any
+ * scale").  With a message-ID range of R IDs, IDs must be
  * reused after some number of operations; reuse is harmless only if no
  * receive can take the message of another operation that carries the same
  * ID.  The program makes processes run many operations ahead of others and

@@ -1,5 +1,5 @@
 /*
- * t_sizes.c MODE -- messages and shapes past 2^31 (issue 12, "Sizes").
+ * t_sizes.c MODE -- messages and shapes past 2^31 ("Sizes").
  *
  *   types      (1 process) the size arithmetic, without allocating such
  *              memory: element counts of GE/TR shapes with M*N >= 2^31 and

@@ -1,7 +1,7 @@
 /*
  * t_usertraffic.c -- a program's own messages on the communicator that
  * BLACS_GET WHAT=10 hands out for a grid (Cblacs2sys_handle) never mix with
- * the BLACS's traffic (issue 12).  Every round each process
+ * the BLACS's traffic.  Every round each process
  *   - posts a wildcard receive (MPI_ANY_SOURCE, MPI_ANY_TAG) on it,
  *   - sends its own messages with any tag: the ID its next BLACS message to
  *     that process will carry (Cksendid), its broadcast IDs (Ckbsid), 0,

@@ -63,7 +63,7 @@ long tu_mat_check(tu_mat *t, char type, int seed, tu_in_fn in, void *arg, unsign
 /* value generator shared with the checks */
 double tu_val(int seed, blacs_int i, blacs_int j);
 
-/* trapezoid membership as the spec's section 6 defines it (arg: tu_tr*) */
+/* trapezoid membership as the reference BLACS defines it (arg: tu_tr*) */
 typedef struct { char uplo, diag; blacs_int m, n; } tu_tr;
 int tu_in_tr(blacs_int i, blacs_int j, void *arg);
 
