@@ -182,10 +182,9 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     c.top = t;
     c.op = op_for(opkind, s->type, owners, &c.dt);
     c.isize = c.op->isize;
-    c.param = bi_comb_param(t, ctx, np);
 
     /* a one-process scope combines nothing and consumes no message ID */
-    void (*alg)(bi_coll *) = np > 1 ? tp->comb : NULL;
+    void (*alg)(bi_coll *) = np > 1 ? bi_comb_select(tp, ctx, &c) : NULL;
     int ntags = tp->comb_ntags;
     if (t == ' ' && np > 1 && (count == 0 || (c.repeat && s->type != BI_I && !user))) {
         /* spec 8.3: ' ' becomes the radix-2 tree for empty data, and for
