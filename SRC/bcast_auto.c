@@ -18,7 +18,7 @@ const bi_topo *bi_bcast_choose(int np, double bytes, int *param)
     double tbest = 0;
     for (int i = 0; i < bi_ntopos; i++) {
         const bi_topo *c = &bi_topos[i];
-        if (!c->bcast || !c->bcast_model || c->bcast == bi_bcast_auto ||
+        if (!c->bcast || !c->bcast_model || c->bcast == bi_topo_auto ||
             c->bcast == bi_bcast_mpi || c->top == 'M' || c->top == 'T')
             continue;
         int p = bi_bcast_param(c, NULL, np);
@@ -30,12 +30,6 @@ const bi_topo *bi_bcast_choose(int np, double bytes, int *param)
         }
     }
     return best;
-}
-
-void bi_bcast_auto(bi_coll *c)
-{
-    (void)c;
-    BI_ERROR(-1, "internal: TOP 'A' broadcast run without the selection step");
 }
 
 /* the model of the algorithm 'A' picks (on the default machine), on machine m */

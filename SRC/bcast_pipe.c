@@ -63,10 +63,7 @@ void bi_bcast_pipe(bi_coll *c)
 double bi_model_bcast_pipe(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     (void)param;
-    if (np < 2) {
-        if (root) *root = 0;
-        return 0;
-    }
+    if (np < 2) return bi_model_none(root);
     double k = (double)bi_pipe_nseg(m, np, bytes > 0 ? (size_t)bytes : 0, 1);
     if (root) *root = k * (m->ts.a + bytes / k * m->ts.b);
     return (np - 2 + k) * (m->tc.a + bytes / k * m->tc.b);

@@ -14,18 +14,10 @@
 /* scope rank at distance d from root in direction dir (+1 / -1) */
 static int at(int np, int root, int dir, int d) { return ((root + dir * d) % np + np) % np; }
 
-/* paths of a multipath broadcast over np processes: |nr|, 1 to Np-1 */
-static int npaths(int nr, int np)
-{
-    if (nr < 0) nr = -nr;
-    if (nr > np - 1) nr = np - 1;
-    return nr < 1 ? 1 : nr;
-}
-
 void bi_bcast_paths(bi_coll *c, int root, int nr, int tag)
 {
     const int np = c->np, dir = nr < 0 ? -1 : 1, n = np - 1;
-    nr = npaths(nr, np);
+    nr = bi_npaths(nr, np);
     const int len = n / nr, nlong = n % nr;
     if (c->me == root) { /* path p: indices from p*len + min(p,nlong), nearest path first */
         for (int p = 0; p < nr; p++) {
@@ -82,10 +74,7 @@ double bi_model_bcast_ring(const bi_machine *m, int np, double bytes, int param,
 double bi_model_bcast_sring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     (void)param;
-    if (np < 2) {
-        if (root) *root = 0;
-        return 0;
-    }
+    if (np < 2) return bi_model_none(root);
     int half = np / 2;
     double up = half * bi_tc(m, bytes), down = bi_ts(m, bytes) + (np - 1 - half) * bi_tc(m, bytes);
     if (root) *root = (np > 2 ? 2 : 1) * bi_ts(m, bytes);
@@ -97,11 +86,8 @@ double bi_model_bcast_sring(const bi_machine *m, int np, double bytes, int param
  * ceil((Np-1)/N_r) T_c + ((Np-1) mod N_r - 1) T_s; we take the larger. */
 double bi_model_bcast_mring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
-    if (np < 2) {
-        if (root) *root = 0;
-        return 0;
-    }
-    int nr = npaths(param, np), len = (np - 1) / nr, nlong = (np - 1) % nr;
+    if (np < 2) return bi_model_none(root);
+    int nr = bi_npaths(param, np), len = (np - 1) / nr, nlong = (np - 1) % nr;
     double t = (nr - 1) * bi_ts(m, bytes) + len * bi_tc(m, bytes);
     if (nlong) {
         double tl = (nlong - 1) * bi_ts(m, bytes) + (len + 1) * bi_tc(m, bytes);

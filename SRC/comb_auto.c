@@ -30,12 +30,6 @@ char bi_comb_choose(const bi_machine *m, int np, double bytes, int all, int cohe
     return best;
 }
 
-void bi_comb_auto(bi_coll *c)
-{
-    (void)c;
-    BI_ERROR(-1, "internal: TOP 'A' combine run without the selection step");
-}
-
 double bi_model_comb_auto(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     (void)param;

@@ -18,8 +18,7 @@ static int at(int root, int t, int dir, int np) { return ((root - dir * t) % np 
 void bi_comb_mring(bi_coll *c)
 {
     const int np = c->np, dest = c->root < 0 ? 0 : c->root;
-    int nr = c->param ? c->param : 1, dir = nr > 0 ? 1 : -1, a = nr > 0 ? nr : -nr;
-    if (a > np - 1) a = np - 1;
+    const int dir = c->param < 0 ? -1 : 1, a = bi_npaths(c->param, np);
     const int L = (np - 1) / a;
     /* distance toward which data flow: nr > 0 means increasing ranks reach dest */
     const int d = ((dest - c->me) * dir % np + np) % np;
@@ -59,10 +58,8 @@ void bi_comb_mring(bi_coll *c)
  * ('M', bcast_ring.c). */
 double bi_model_comb_mring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
-    int a = param > 0 ? param : (param < 0 ? -param : 1);
-    if (np < 2) { if (root) *root = 0; return 0; }
-    if (a > np - 1) a = np - 1;
-    int L = (np - 1) / a, len = (np - 1) - (a - 1) * L;
+    if (np < 2) return bi_model_none(root);
+    int a = bi_npaths(param, np), L = (np - 1) / a, len = (np - 1) - (a - 1) * L;
     double step = bi_tc(m, bytes) + bi_to(m, bytes);
     double one = bi_model_fanin(m, bytes, a, (L - 1) * step, (len - 1) * step);
     if (root) *root = one;

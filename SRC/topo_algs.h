@@ -47,11 +47,26 @@ static inline size_t bi_block_first(size_t n, size_t k, size_t b)
     return b * (n / k) + (b < n % k ? b : n % k);
 }
 
-/* ---- cost-model terms (LAWN 73 3.3): complete communication, send,
- * operation on `b` bytes */
+/* rings or paths that a signed count nr (its sign a direction) gives over
+ * np >= 2 processes: |nr|, at least 1 and at most Np-1 */
+static inline int bi_npaths(int nr, int np)
+{
+    if (nr < 0) nr = -nr;
+    if (nr > np - 1) nr = np - 1;
+    return nr < 1 ? 1 : nr;
+}
+
+/* ---- cost models ---------------------------------------------------------
+ * terms (LAWN 73 3.3): complete communication, send, operation on b bytes */
 static inline double bi_tc(const bi_machine *m, double b) { return m->tc.a + m->tc.b * b; }
 static inline double bi_ts(const bi_machine *m, double b) { return m->ts.a + m->ts.b * b; }
 static inline double bi_to(const bi_machine *m, double b) { return m->to.a + m->to.b * b; }
+/* the model of a scope with nothing to send (Np < 2) */
+static inline double bi_model_none(double *root)
+{
+    if (root) *root = 0;
+    return 0;
+}
 
 /* broadcasts: bcast_mpi.c, bcast_ring.c, bcast_hypercube.c, bcast_tree.c,
  * bcast_scatcol.c, bcast_pipe.c, bcast_auto.c */
@@ -73,10 +88,10 @@ void bi_bcast_pipe(bi_coll *c);
 void bi_bcast_paths(bi_coll *c, int root, int nr, int tag);
 /* 'C' on a vector this short is the binomial tree (bcast_scatcol.c) */
 int bi_bcast_scatcol_short(int np, double bytes);
-/* the 'A' entries of the table: the selection step replaces 'A' by the
- * algorithm the models pick, so these only mark the letter as a broadcast
- * and a combine topology; they are never run */
-void bi_bcast_auto(bi_coll *c);
+/* the 'A' entries of the table (topology.c): the selection step replaces
+ * 'A' by the algorithm the models pick, so this only marks the letter as a
+ * broadcast and a combine topology; it is never run */
+void bi_topo_auto(bi_coll *c);
 double bi_model_bcast_mpi(const bi_machine *m, int np, double bytes, int param, double *root);
 double bi_model_bcast_ring(const bi_machine *m, int np, double bytes, int param, double *root);
 double bi_model_bcast_sring(const bi_machine *m, int np, double bytes, int param, double *root);
@@ -96,7 +111,6 @@ void bi_comb_mring(bi_coll *c);
 void bi_comb_rhd(bi_coll *c);
 void bi_comb_bucket(bi_coll *c);
 void bi_comb_hybrid(bi_coll *c);
-void bi_comb_auto(bi_coll *c);
 double bi_model_comb_mpi(const bi_machine *m, int np, double bytes, int param, double *root);
 double bi_model_comb_tree(const bi_machine *m, int np, double bytes, int param, double *root);
 double bi_model_comb_bidir(const bi_machine *m, int np, double bytes, int param, double *root);

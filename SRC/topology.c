@@ -36,9 +36,16 @@ const bi_topo bi_topos[] = {
     {'R', "recursive halving + doubling (LAWN 29 v3)", NULL,       0, NULL,                 bi_comb_rhd,    2, bi_model_comb_rhd},
     {'B', "bucket reduce-scatter + collect",   NULL,               0, NULL,                 bi_comb_bucket, 2, bi_model_comb_bucket},
     {'Y', "hybrid, Theorem 1 switch (LAWN 29 v4)", NULL,           0, NULL,                 bi_comb_hybrid, 2, bi_model_comb_hybrid},
-    {'A', "automatic: cheapest by cost model", bi_bcast_auto,      2, bi_model_bcast_auto,  bi_comb_auto,   2, bi_model_comb_auto},
+    {'A', "automatic: cheapest by cost model", bi_topo_auto,       2, bi_model_bcast_auto,  bi_topo_auto,   2, bi_model_comb_auto},
 };
 const int bi_ntopos = (int)(sizeof bi_topos / sizeof bi_topos[0]);
+
+/* 'A' has no algorithm of its own (bi_bcast_select, bi_comb_select) */
+void bi_topo_auto(bi_coll *c)
+{
+    (void)c;
+    BI_ERROR(-1, "internal: TOP 'A' run without the selection step");
+}
 
 const bi_topo *bi_topo_find(char top)
 {
@@ -57,7 +64,7 @@ bi_alg bi_bcast_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c, int *ntag
     *first = 0;
     c->param = bi_bcast_param(t, cx, np);
     /* 'A' runs what the models pick, within the two IDs it reserves */
-    if (t->bcast == bi_bcast_auto) t = bi_bcast_choose(np, bytes, &c->param);
+    if (t->bcast == bi_topo_auto) t = bi_bcast_choose(np, bytes, &c->param);
     /* 'H' needs a power of two (LAWN 73 4.3.2); otherwise the 1-branch
      * tree, on the second of the two IDs reserved */
     if (t->bcast == bi_bcast_hypercube && !bi_ispow2(np)) {
@@ -79,7 +86,7 @@ bi_alg bi_comb_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c)
     c->param = bi_comb_param(t->top, cx, c->np);
     /* 'A' runs the letter the models pick (with the parameter they were
      * evaluated with), and the trace names that letter */
-    if (t->comb == bi_comb_auto) {
+    if (t->comb == bi_topo_auto) {
         c->top = bi_comb_choose(bi_machine_default(), c->np, (double)(c->count * c->isize),
                                 c->root < 0, c->coherent);
         c->param = 1;
