@@ -65,6 +65,6 @@ double bi_model_bcast_pipe(const bi_machine *m, int np, double bytes, int param,
     (void)param;
     if (np < 2) return bi_model_none(root);
     double k = (double)bi_pipe_nseg(m, np, bytes > 0 ? (size_t)bytes : 0, 1);
-    if (root) *root = k * (m->ts.a + bytes / k * m->ts.b);
-    return (np - 2 + k) * (m->tc.a + bytes / k * m->tc.b);
+    if (root) *root = k * bi_ts(m, bytes / k);
+    return (np - 2 + k) * bi_tc(m, bytes / k);
 }

@@ -69,10 +69,10 @@ static inline double bi_model_none(double *root)
 }
 
 /* broadcasts: bcast_mpi.c, bcast_ring.c, bcast_hypercube.c, bcast_tree.c,
- * bcast_scatcol.c, bcast_pipe.c, bcast_auto.c */
+ * bcast_scatcol.c, bcast_pipe.c; the models of all of them and of 'A'
+ * (bcast_auto.c).  TOP ' ' takes a non-contiguous shape in place through
+ * its datatype (c->shape) rather than packed (bcast_mpi.c says when) */
 void bi_bcast_mpi(bi_coll *c);
-/* TOP ' ' takes a non-contiguous shape in place through its datatype
- * (c->shape) rather than packed (bcast_mpi.c says when) */
 void bi_bcast_iring(bi_coll *c);
 void bi_bcast_dring(bi_coll *c);
 void bi_bcast_sring(bi_coll *c);
@@ -103,7 +103,8 @@ double bi_model_bcast_pipe(const bi_machine *m, int np, double bytes, int param,
 double bi_model_bcast_auto(const bi_machine *m, int np, double bytes, int param, double *root);
 
 /* combines: comb_mpi.c, comb_tree.c, comb_bidir.c, comb_mring.c, comb_rhd.c,
- * comb_bucket.c, comb_hybrid.c, comb_auto.c */
+ * comb_bucket.c, comb_hybrid.c; the models of all of them and of 'A'
+ * (comb_auto.c) */
 void bi_comb_mpi(bi_coll *c);
 void bi_comb_tree(bi_coll *c);
 void bi_comb_bidir(bi_coll *c);
