@@ -1,7 +1,7 @@
 /*
- * combine.c -- xGSUM2D, xGAMX2D, xGAMN2D behind the entry points (spec
- * sections 8 and 9): destination, result buffer, owner keys, topology, and
- * the copy back with the effective LDA.
+ * combine.c -- xGSUM2D, xGAMX2D, xGAMN2D and vTUOP2D behind the entry
+ * points: destination, result buffer, owner keys, topology, and the copy
+ * back with the effective LDA.
  *
  * Buffers (LAWN 73 5.3.1): the result buffer is contiguous so partial
  * results are sent from it without copies -- A itself when A is contiguous
@@ -9,7 +9,7 @@
  * buffer for partner data.  With RA/CA wanted, each item carries an int32
  * owner key after its value (the reference packs 16 bits; ours serves any
  * grid): the owner's distance (rank - dest) mod Np for leave-on-one, its
- * scope rank for leave-on-all, which is also the tie order of spec 9.
+ * scope rank for leave-on-all; on equal values the smaller key wins (ops.c).
  */
 #include <string.h>
 #include "comb.h"
