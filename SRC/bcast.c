@@ -24,15 +24,13 @@ static const bi_topo *bcast_topo(Int ctxt, const char *top, const char *routine)
     return t;
 }
 
-static int pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
-
 static int clampi(Int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : (int)v; }
 
 int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np)
 {
     int most = np > 2 ? np - 1 : 1;
     switch (t->top) {
-    case 'M': { /* BLACS_SET 11: signed ring count, |nr| <= Np-1 (spec 7) */
+    case 'M': { /* BLACS_SET 11: signed ring count (sign: direction), |nr| <= Np-1 */
         Int nr = c ? c->rings_bs : 1;
         if (nr == 0) nr = 1;
         return nr < 0 ? -clampi(-nr, 1, most) : clampi(nr, 1, most);
@@ -49,7 +47,7 @@ int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np)
 static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s, void *A,
                   int root)
 {
-    /* one-process scope: nothing to do, no message ID (spec 7) */
+    /* one-process scope: nothing to do, no message ID */
     if (sc->np < 2 && t->bcast != bi_bcast_mpi) return;
     bi_coll c = {0};
     c.sc = sc;
@@ -59,19 +57,18 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     c.count = bi_shape_count(s);
     c.isize = bi_types[s->type].size;
     c.dt = bi_mpitype(s->type);
-    c.param = bi_bcast_param(t, cx, c.np);
     c.top = t->top;
     c.repeat = (int)cx->repeat;
     c.coherent = (int)cx->coherent;
-    /* IDs (LAWN 73 6.1.2): 'H' takes a second one only for its tree fallback */
-    int ntags = t->bcast_ntags;
-    if (t->bcast == bi_bcast_hypercube && pow2(c.np)) ntags = 1;
-    if (ntags > 0) c.tag = bi_msgid_scoped(sc, root, ntags, 1);
+    /* the algorithm and its message IDs (LAWN 73 6.1.2) */
+    int ntags, first;
+    bi_alg alg = bi_bcast_select(t, cx, &c, &ntags, &first);
+    if (ntags > 0) c.tag = bi_msgid_scoped(sc, root, ntags, 1) + first;
     int sender = sc->me == root, contig = bi_shape_contig(s);
     bi_buf *b = NULL;
     if (contig) {
         c.buf = A;  /* straight from/into user memory */
-    } else if (t->bcast == bi_bcast_mpi && bi_bcast_mpi_inplace()) {
+    } else if (alg == bi_bcast_mpi && bi_bcast_mpi_inplace()) {
         c.buf = A;  /* MPI moves the shape itself, described by its datatype */
         c.shape = s;
     } else {
@@ -80,7 +77,7 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
         c.buf = b->data;
         c.owner = b;
     }
-    t->bcast(&c);
+    alg(&c);
     if (b && !sender) bi_unpack(s, b->data, A);
 #if defined(BI_FAULT) && BI_FAULT == 3
     /* planted fault 3 (TESTING/planted_faults.sh): one element past A */
@@ -106,7 +103,7 @@ void bi_bcast_recv(Int ctxt, const char *scope, const char *top, const bi_shape 
     bi_scope *sc = bi_scope_get(cx, scope, routine, 2);
     const bi_topo *t = bcast_topo(ctxt, top, routine);
     int argr = s->tr ? 10 : 8; /* position of RSRC in xTRBR2D / xGEBR2D */
-    /* the coordinate a row (column) scope ignores is not checked (spec 7) */
+    /* the coordinate a row (column) scope ignores is not checked */
     if (sc->id != 'r' && (rsrc < 0 || rsrc >= cx->nprow))
         bi_argerr(ctxt, routine, argr, "RSRC", "source row %ld is outside the %dx%d grid",
                   (long)rsrc, cx->nprow, cx->npcol);

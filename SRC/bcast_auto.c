@@ -5,19 +5,20 @@
  * environment only, so every process of the scope makes the same one
  * (Watts 15.1: hybrid selection by the models).  Candidates: every BLACS
  * broadcast whose parameter is fixed by its letter (not ' ', 'M', 'T');
- * ties go to the earlier table entry.
+ * ties go to the earlier table entry.  The selection step (topology.c)
+ * runs the broadcast chosen here.
  */
 #include "topo_algs.h"
 #include "model.h"
 
-static const bi_topo *choose(int np, double bytes, int *param)
+const bi_topo *bi_bcast_choose(int np, double bytes, int *param)
 {
     const bi_machine *m = bi_machine_default();
     const bi_topo *best = NULL;
     double tbest = 0;
     for (int i = 0; i < bi_ntopos; i++) {
         const bi_topo *c = &bi_topos[i];
-        if (!c->bcast || !c->bcast_model || c->bcast == bi_bcast_auto ||
+        if (!c->bcast || !c->bcast_model || c->bcast == bi_topo_auto ||
             c->bcast == bi_bcast_mpi || c->top == 'M' || c->top == 'T')
             continue;
         int p = bi_bcast_param(c, NULL, np);
@@ -31,15 +32,9 @@ static const bi_topo *choose(int np, double bytes, int *param)
     return best;
 }
 
-void bi_bcast_auto(bi_coll *c)
-{
-    const bi_topo *b = choose(c->np, (double)c->count * (double)c->isize, &c->param);
-    b->bcast(c); /* every candidate uses at most the two IDs 'A' reserves */
-}
-
 /* the model of the algorithm 'A' picks (on the default machine), on machine m */
 double bi_model_bcast_auto(const bi_machine *m, int np, double bytes, int param, double *root)
 {
-    const bi_topo *b = choose(np, bytes, &param);
+    const bi_topo *b = bi_bcast_choose(np, bytes, &param);
     return b->bcast_model(m, np, bytes, param, root);
 }

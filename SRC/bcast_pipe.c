@@ -32,19 +32,13 @@ size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
     return k < 1 ? 1 : (size_t)k;
 }
 
-/* first item of segment s of k */
-static size_t first(size_t count, size_t k, size_t s)
-{
-    return s * (count / k) + (s < count % k ? s : count % k);
-}
-
 void bi_bcast_pipe(bi_coll *c)
 {
     int np = c->np, d = (c->me - c->root + np) % np;
     int next = (c->me + 1) % np, prev = (c->me + np - 1) % np;
     size_t k = bi_pipe_nseg(bi_machine_default(), np, c->count, c->isize);
-#define SEG(s) c->buf + first(c->count, k, (s)) * c->isize, \
-               first(c->count, k, (s) + 1) - first(c->count, k, (s))
+#define FIRST(s) bi_block_first(c->count, k, (s))
+#define SEG(s) c->buf + FIRST(s) * c->isize, FIRST((s) + 1) - FIRST(s)
     if (d == 0) {
         for (size_t s = 0; s < k; s++) bi_isend(c, next, SEG(s), c->tag);
         return;
@@ -54,13 +48,14 @@ void bi_bcast_pipe(bi_coll *c)
     for (size_t s = 0; s < k; s++) {
         if (s + 1 < k) rq[(s + 1) & 1] = bi_irecv(c, prev, SEG(s + 1), c->tag);
         MPI_Status st;
-        size_t n = first(c->count, k, s + 1) - first(c->count, k, s);
+        size_t n = FIRST(s + 1) - FIRST(s);
         bi_wait(&rq[s & 1], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, prev), c->tag,
                 n * c->isize);
         bi_recv_check(c, &st, n);
         if (d < np - 1) bi_isend(c, next, SEG(s), c->tag);
     }
 #undef SEG
+#undef FIRST
 }
 
 /* (Np-2+k)(alpha + n beta/k) with the k the algorithm uses; the root posts
@@ -68,11 +63,8 @@ void bi_bcast_pipe(bi_coll *c)
 double bi_model_bcast_pipe(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     (void)param;
-    if (np < 2) {
-        if (root) *root = 0;
-        return 0;
-    }
+    if (np < 2) return bi_model_none(root);
     double k = (double)bi_pipe_nseg(m, np, bytes > 0 ? (size_t)bytes : 0, 1);
-    if (root) *root = k * (m->ts.a + bytes / k * m->ts.b);
-    return (np - 2 + k) * (m->tc.a + bytes / k * m->tc.b);
+    if (root) *root = k * bi_ts(m, bytes / k);
+    return (np - 2 + k) * bi_tc(m, bytes / k);
 }

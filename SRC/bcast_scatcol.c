@@ -19,20 +19,21 @@
  * items than processes) are not sent; both sides skip the same ones.
  * Vectors shorter than BI_SCATCOL_MIN bytes per process (16: the largest
  * item, so every shorter vector leaves blocks empty) go down the binomial
- * tree instead (the '1' broadcast): with empty blocks the scatter and
- * collect would spend their start-ups on fewer items than processes.
+ * tree instead (the '1' broadcast; the selection step, topology.c, runs
+ * it): with empty blocks the scatter and collect would spend their
+ * start-ups on fewer items than processes.
  * Tags: scatter c->tag, collect c->tag + 1.
  */
-#include <math.h>
 #include "topo_algs.h"
 
 #define BI_SCATCOL_MIN 16
 
+int bi_bcast_scatcol_short(int np, double bytes) { return bytes < (double)BI_SCATCOL_MIN * np; }
+
 /* first item of relative block b, 0 <= b <= Np */
 static size_t first(const bi_coll *c, int b)
 {
-    size_t q = c->count / (size_t)c->np, r = c->count % (size_t)c->np, ub = (size_t)b;
-    return ub * q + (ub < r ? ub : r);
+    return bi_block_first(c->count, (size_t)c->np, (size_t)b);
 }
 
 static int absrank(const bi_coll *c, int v) { return (v % c->np + c->root) % c->np; }
@@ -54,11 +55,6 @@ static int runs(const bi_coll *c, int a, int n, size_t off[2], size_t len[2])
 void bi_bcast_scatcol(bi_coll *c)
 {
     int np = c->np, v = (c->me - c->root + np) % np;
-    if ((double)c->count * (double)c->isize < (double)BI_SCATCOL_MIN * np) {
-        c->param = 1;
-        bi_bcast_tree(c);
-        return;
-    }
     size_t off[2], len[2];
     /* scatter */
     for (int lo = 0, hi = np; hi - lo > 1;) {
@@ -78,7 +74,7 @@ void bi_bcast_scatcol(bi_coll *c)
         MPI_Request rq[2];
         size_t rlen[2];
         int from, to, rfirst, sfirst, nb;
-        if ((np & (np - 1)) == 0) { /* recursive doubling: aligned runs, never wrapping */
+        if (bi_ispow2(np)) { /* recursive doubling: aligned runs, never wrapping */
             from = to = v ^ d, nb = d;
             rfirst = (v ^ d) & ~(d - 1), sfirst = v & ~(d - 1);
         } else { /* dissemination */
@@ -107,9 +103,9 @@ double bi_model_bcast_scatcol(const bi_machine *m, int np, double bytes, int par
                               double *root)
 {
     (void)param;
-    if (bytes < (double)BI_SCATCOL_MIN * np) return bi_model_bcast_tree(m, np, bytes, 1, root);
+    if (bi_bcast_scatcol_short(np, bytes)) return bi_model_bcast_tree(m, np, bytes, 1, root);
     double t = 0;
-    if (np > 1) t = 2 * ceil(log2(np)) * m->tc.a + 2.0 * (np - 1) / np * bytes * m->tc.b;
+    if (np > 1) t = 2 * bi_log2c(np) * m->tc.a + 2.0 * (np - 1) / np * bytes * m->tc.b;
     if (root) *root = t;
     return t;
 }

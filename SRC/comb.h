@@ -2,7 +2,7 @@
  * comb.h -- what the combine files share (private to combine.c, ops.c and
  * comb_*.c): the element operations, the building blocks several combine
  * topologies reuse (fan-in tree, broadcasts back, recursive halving and
- * doubling), and the cost-model helpers.
+ * doubling), and the cost-model helper for leave-on-one or leave-on-all.
  *
  * Every algorithm sees c->count items of c->isize bytes in c->buf and
  * combines partner data into it with c->op->fn (mine op= received).  For
@@ -36,8 +36,7 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag);
 /* the model of bi_comb_recv: when the last of k contributions is combined,
  * k-1 of them ready to be sent at t_rest, the last (received last) at t_last */
 double bi_model_fanin(const bi_machine *m, double bytes, int k, double t_rest, double t_last);
-/* binomial redistribution of c->buf from scope rank root (the reference's
- * broadcast back of a leave-on-all combine) */
+/* binomial redistribution of c->buf from scope rank root */
 void bi_comb_bcast_binomial(bi_coll *c, int root, int tag);
 
 /* comb_rhd.c: LAWN 29 Figures 4/6 for any p.  After folding the ranks
@@ -49,25 +48,15 @@ void bi_comb_rhd_core(bi_coll *c, int halve);
 /* halving steps of the optimal hybrid (Theorem 1, Note 3, section 6) */
 int bi_comb_hybrid_halvings(const bi_machine *m, int np, double bytes);
 
-/* comb_auto.c: the topology the models pick for a combine of `bytes` in a
- * scope of np ('1', 'H', 'R', 'B' or 'Y'; all of them fixed-order, so
- * repeatable); leave-on-all when all != 0; coherent != 0 excludes 'H'. */
-char bi_comb_choose(const bi_machine *m, int np, double bytes, int all, int coherent);
-
 /* comb_mpi.c: every process of the scope learns whether all pass c->count
  * items (one short MPI reduction); if not, a count-mismatch error on each */
 void bi_comb_count_check(const bi_coll *c);
 
 /* cost models: each bi_model_comb_* returns the leave-on-all time (every
  * process finishes about together) and stores the leave-on-one time of the
- * destination in *root; these helpers give one of the two. */
+ * destination in *root; this helper gives one of the two. */
 double bi_comb_model(bi_model_fn f, const bi_machine *m, int np, double bytes, int param,
                      int all);
-static inline double bi_tc(const bi_machine *m, double b) { return m->tc.a + m->tc.b * b; }
-static inline double bi_ts(const bi_machine *m, double b) { return m->ts.a + m->ts.b * b; }
-static inline double bi_to(const bi_machine *m, double b) { return m->to.a + m->to.b * b; }
-static inline int bi_pow2_floor(int np) { int p = 1; while (2 * p <= np) p *= 2; return p; }
-static inline int bi_log2i(int p) { int d = 0; while ((1 << (d + 1)) <= p) d++; return d; }
 
 #pragma GCC visibility pop
 #endif

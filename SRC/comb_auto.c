@@ -5,7 +5,8 @@
  * parameters of machine.c.  The choice depends only on (Np, bytes,
  * leave-on-all, coherence flag) and the environment, so every process of
  * the scope makes the same one without communicating.  All candidates
- * combine in a fixed order, so 'A' is repeatable.
+ * combine in a fixed order, so 'A' is repeatable.  The selection step
+ * (topology.c) runs the letter chosen here.
  */
 #include "comb.h"
 
@@ -27,15 +28,6 @@ char bi_comb_choose(const bi_machine *m, int np, double bytes, int all, int cohe
         if (i == 0 || v < bt) best = cand[i], bt = v;
     }
     return best;
-}
-
-void bi_comb_auto(bi_coll *c)
-{
-    char t = bi_comb_choose(bi_machine_default(), c->np, (double)(c->count * c->isize),
-                            c->root < 0, c->coherent);
-    c->param = 1;
-    c->top = t;
-    bi_topo_find(t)->comb(c);
 }
 
 double bi_model_comb_auto(const bi_machine *m, int np, double bytes, int param, double *root)

@@ -1,20 +1,17 @@
 /*
  * comb_bidir.c -- TOP 'H': bidirectional exchange (LAWN 73 5.4.2, LAWN 29
- * Version 2) for leave-on-all without the coherence flag; otherwise the
- * radix-2 tree (which the reference uses for 'H' then).  Np not a power of two: with p2 the largest
- * power of two <= Np, ranks p2.. first fold their data into rank - p2,
- * the p2 ranks exchange with me XOR 1, 2, 4, ..., and the result goes back
- * out to the folded ranks.
+ * Version 2) for leave-on-all without the coherence flag; other 'H'
+ * combines are the radix-2 tree (the selection step, topology.c, runs it):
+ * a leave-on-one needs no exchange, and the exchange combines each element
+ * on both partners, bitwise coherent only on identical arithmetic.  Np not
+ * a power of two: with p2 the largest power of two <= Np, ranks p2.. first
+ * fold their data into rank - p2, the p2 ranks exchange with me XOR 1, 2,
+ * 4, ..., and the result goes back out to the folded ranks.
  */
 #include "comb.h"
 
 void bi_comb_bidir(bi_coll *c)
 {
-    if (c->root >= 0 || c->coherent) {
-        c->param = 1;
-        bi_comb_tree(c);
-        return;
-    }
     const int np = c->np, me = c->me, p2 = bi_pow2_floor(np), extra = np - p2;
     if (me >= p2) {
         bi_isend(c, me - p2, c->buf, c->count, c->tag);

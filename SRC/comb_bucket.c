@@ -11,11 +11,7 @@
 #include "comb.h"
 
 /* first item of block b of np over n items */
-static size_t blo(size_t n, int np, int b)
-{
-    size_t q = n / (size_t)np, r = n % (size_t)np, bb = (size_t)b;
-    return bb * q + (bb < r ? bb : r);
-}
+static size_t blo(size_t n, int np, int b) { return bi_block_first(n, (size_t)np, (size_t)b); }
 
 void bi_comb_bucket(bi_coll *c)
 {
@@ -70,8 +66,7 @@ double bi_model_comb_bucket(const bi_machine *m, int np, double bytes, int param
 {
     (void)param;
     const double a = m->tc.a, b = m->tc.b, g = m->to.b, f = (double)(np - 1) / np * bytes;
-    int lg = 0;
-    while ((1 << lg) < np) lg++;
+    const int lg = bi_log2c(np);
     double rs = (np - 1) * a + f * (b + g);
     if (root) *root = rs + lg * a + f * b;
     return rs + (np - 1) * a + f * b;

@@ -1,13 +1,13 @@
 /*
  * comb_mring.c -- TOP 'I', 'D', 'S', 'M': the multiring combine proposed in
- * LAWN 73 7.2.4 (while some rings communicate, others combine), as spec 8.3
- * describes it.  nr rings (+1 'I', -1 'D', 2 'S', BLACS_SET 13 for 'M'; the
- * sign is the direction), |nr| capped at Np-1.  The Np-1 non-destination
- * processes, by distance from the destination, form |nr| consecutive
- * chains of floor((Np-1)/|nr|), the last taking the remainder; each chain
- * passes its partial result inward and its innermost node hands it to the
- * destination.  Leave-on-all: destination 0, then the multi-path broadcast
- * of spec 7 'M' with the same rings.
+ * LAWN 73 7.2.4 (while some rings communicate, others combine).  nr rings
+ * (+1 'I', -1 'D', 2 'S', BLACS_SET 13 for 'M'; the sign is the
+ * direction), |nr| capped at Np-1.  The Np-1 non-destination processes, by
+ * distance from the destination, form |nr| consecutive chains of
+ * floor((Np-1)/|nr|), the last taking the remainder; each chain passes its
+ * partial result inward and its innermost node hands it to the
+ * destination.  Leave-on-all: destination 0, then the multipath broadcast
+ * of 'M' (bcast_ring.c) with as many paths as rings.
  */
 #include <stdlib.h>
 #include "comb.h"
@@ -15,40 +15,10 @@
 /* scope rank at distance t from root in direction dir (data flow) */
 static int at(int root, int t, int dir, int np) { return ((root - dir * t) % np + np) % np; }
 
-/* multi-path broadcast from root (spec 7, 'M'): a paths, the first
- * (Np-1) mod a one longer; receivers are counted in direction dir */
-static void bcast_mpath(bi_coll *c, int root, int a, int dir, int tag)
-{
-    const int np = c->np, n = np - 1, base = n / a, ext = n % a;
-    /* distance t of rank r from the root along the broadcast direction */
-    int t = ((c->me - root) * dir % np + np) % np;
-    if (t == 0) {
-        for (int k = 0; k < a; k++) {
-            int s = 1 + k * base + (k < ext ? k : ext);
-            bi_isend(c, ((root + dir * s) % np + np) % np, c->buf, c->count, tag);
-        }
-        return;
-    }
-    int k = 0, s = 1;
-    while (k < a) { /* path k holds distances [s, s+len) */
-        int len = base + (k < ext);
-        if (t < s + len) {
-            bi_waitall(c);
-            int from = t == s ? root : ((c->me - dir) % np + np) % np;
-            bi_recv(c, from, c->buf, c->count, tag);
-            if (t + 1 < s + len) bi_isend(c, ((c->me + dir) % np + np) % np, c->buf, c->count, tag);
-            return;
-        }
-        s += len;
-        k++;
-    }
-}
-
 void bi_comb_mring(bi_coll *c)
 {
     const int np = c->np, dest = c->root < 0 ? 0 : c->root;
-    int nr = c->param ? c->param : 1, dir = nr > 0 ? 1 : -1, a = nr > 0 ? nr : -nr;
-    if (a > np - 1) a = np - 1;
+    const int dir = c->param < 0 ? -1 : 1, a = bi_npaths(c->param, np);
     const int L = (np - 1) / a;
     /* distance toward which data flow: nr > 0 means increasing ranks reach dest */
     const int d = ((dest - c->me) * dir % np + np) % np;
@@ -72,8 +42,12 @@ void bi_comb_mring(bi_coll *c)
         bi_isend(c, d == first ? dest : at(dest, d - 1, dir, np), c->buf, c->count, c->tag);
     }
     /* the result goes back in increasing rank order whatever the rings'
-     * direction, as the reference does ('D': 0 -> 1 -> 2 ...) */
-    if (c->root < 0) bcast_mpath(c, dest, a, 1, c->tag + 1);
+     * direction, as the reference does ('D': 0 -> 1 -> 2 ...), into c->buf
+     * once the partial result sent from it above has left */
+    if (c->root < 0) {
+        bi_waitall(c);
+        bi_bcast_paths(c, dest, a, c->tag + 1);
+    }
 }
 
 /* Ring chains pipeline nothing within one call: a chain of len processes
@@ -84,10 +58,8 @@ void bi_comb_mring(bi_coll *c)
  * ('M', bcast_ring.c). */
 double bi_model_comb_mring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
-    int a = param > 0 ? param : (param < 0 ? -param : 1);
-    if (np < 2) { if (root) *root = 0; return 0; }
-    if (a > np - 1) a = np - 1;
-    int L = (np - 1) / a, len = (np - 1) - (a - 1) * L;
+    if (np < 2) return bi_model_none(root);
+    int a = bi_npaths(param, np), L = (np - 1) / a, len = (np - 1) - (a - 1) * L;
     double step = bi_tc(m, bytes) + bi_to(m, bytes);
     double one = bi_model_fanin(m, bytes, a, (L - 1) * step, (len - 1) * step);
     if (root) *root = one;

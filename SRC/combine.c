@@ -1,7 +1,7 @@
 /*
- * combine.c -- xGSUM2D, xGAMX2D, xGAMN2D behind the entry points:
- * destination, result buffer, owner keys, topology, and the copy back with
- * the effective LDA.
+ * combine.c -- xGSUM2D, xGAMX2D, xGAMN2D and vTUOP2D behind the entry
+ * points: destination, result buffer, owner keys, topology, and the copy
+ * back with the effective LDA.
  *
  * Buffers (LAWN 73 5.3.1): the result buffer is contiguous so partial
  * results are sent from it without copies -- A itself when A is contiguous
@@ -9,7 +9,7 @@
  * buffer for partner data.  With RA/CA wanted, each item carries an int32
  * owner key after its value (the reference packs 16 bits; ours serves any
  * grid): the owner's distance (rank - dest) mod Np for leave-on-one, its
- * scope rank for leave-on-all, which is also the reference's tie order.
+ * scope rank for leave-on-all; on equal values the smaller key wins (ops.c).
  */
 #include <string.h>
 #include "comb.h"
@@ -182,10 +182,9 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     c.top = t;
     c.op = op_for(opkind, s->type, owners, &c.dt);
     c.isize = c.op->isize;
-    c.param = bi_comb_param(t, ctx, np);
 
     /* a one-process scope combines nothing and consumes no message ID */
-    void (*alg)(bi_coll *) = np > 1 ? tp->comb : NULL;
+    void (*alg)(bi_coll *) = np > 1 ? bi_comb_select(tp, ctx, &c) : NULL;
     int ntags = tp->comb_ntags;
     if (t == ' ' && np > 1 && c.repeat && (user || s->type != BI_I)) {
         /* ' ' leaves MPI's reduction for repeatable combines whose order

@@ -2,13 +2,15 @@
  * topology.c -- the one table: TOP letter -> broadcast algorithm, combine
  * algorithm, and the cost model of each (LAWN 73 table 9, 4.3, 5.4; LAWN 29;
  * van de Geijn's slides).  The library, TIMING's predictions and the
- * hybrid choices all read this table.
+ * hybrid choices all read this table.  Then the selection step: what a
+ * call of a letter runs, where that is not simply the table's algorithm.
  *
  * Letters of the reference BLACS: ' ' I D S M H F T 1-9.  Ours, on letters
  * the reference does not use: C P (broadcast), R B Y (combine), A (both).
  */
 #include "bi.h"
 #include "topo_algs.h"
+#include "model.h"
 
 const bi_topo bi_topos[] = {
     /* top name                                bcast            tags model             comb             tags model */
@@ -34,9 +36,16 @@ const bi_topo bi_topos[] = {
     {'R', "recursive halving + doubling (LAWN 29 v3)", NULL,       0, NULL,                 bi_comb_rhd,    2, bi_model_comb_rhd},
     {'B', "bucket reduce-scatter + collect",   NULL,               0, NULL,                 bi_comb_bucket, 2, bi_model_comb_bucket},
     {'Y', "hybrid, Theorem 1 switch (LAWN 29 v4)", NULL,           0, NULL,                 bi_comb_hybrid, 2, bi_model_comb_hybrid},
-    {'A', "automatic: cheapest by cost model", bi_bcast_auto,      2, bi_model_bcast_auto,  bi_comb_auto,   2, bi_model_comb_auto},
+    {'A', "automatic: cheapest by cost model", bi_topo_auto,       2, bi_model_bcast_auto,  bi_topo_auto,   2, bi_model_comb_auto},
 };
 const int bi_ntopos = (int)(sizeof bi_topos / sizeof bi_topos[0]);
+
+/* 'A' has no algorithm of its own (bi_bcast_select, bi_comb_select) */
+void bi_topo_auto(bi_coll *c)
+{
+    (void)c;
+    BI_ERROR(-1, "internal: TOP 'A' run without the selection step");
+}
 
 const bi_topo *bi_topo_find(char top)
 {
@@ -44,4 +53,50 @@ const bi_topo *bi_topo_find(char top)
     for (int i = 0; i < bi_ntopos; i++)
         if (bi_topos[i].top == top) return &bi_topos[i];
     return NULL;
+}
+
+bi_alg bi_bcast_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c, int *ntags, int *first)
+{
+    const int np = c->np;
+    const double bytes = (double)c->count * (double)c->isize;
+    const int hcube = t->bcast == bi_bcast_hypercube;
+    *ntags = t->bcast_ntags;
+    *first = 0;
+    c->param = bi_bcast_param(t, cx, np);
+    /* 'A' runs what the models pick, within the two IDs it reserves */
+    if (t->bcast == bi_topo_auto) t = bi_bcast_choose(np, bytes, &c->param);
+    /* 'H' needs a power of two (LAWN 73 4.3.2); otherwise the 1-branch
+     * tree, on the second of the two IDs reserved */
+    if (t->bcast == bi_bcast_hypercube && !bi_ispow2(np)) {
+        c->param = 1;
+        *first = 1;
+        return bi_bcast_tree;
+    }
+    if (hcube) *ntags = 1; /* TOP 'H' takes its second ID only for the tree */
+    /* 'C' cannot fill its blocks from a short vector: the binomial tree */
+    if (t->bcast == bi_bcast_scatcol && bi_bcast_scatcol_short(np, bytes)) {
+        c->param = 1;
+        return bi_bcast_tree;
+    }
+    return t->bcast;
+}
+
+bi_alg bi_comb_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c)
+{
+    c->param = bi_comb_param(t->top, cx, c->np);
+    /* 'A' runs the letter the models pick (with the parameter they were
+     * evaluated with), and the trace names that letter */
+    if (t->comb == bi_topo_auto) {
+        c->top = bi_comb_choose(bi_machine_default(), c->np, (double)(c->count * c->isize),
+                                c->root < 0, c->coherent);
+        c->param = 1;
+        t = bi_topo_find(c->top);
+    }
+    /* 'H' exchanges only for leave-on-all without the coherence flag
+     * (LAWN 73 5.4.2); otherwise it is the radix-2 tree */
+    if (t->comb == bi_comb_bidir && (c->root >= 0 || c->coherent)) {
+        c->param = 1;
+        return bi_comb_tree;
+    }
+    return t->comb;
 }
