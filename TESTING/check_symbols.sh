@@ -32,6 +32,7 @@ want=$(mktemp); have=$(mktemp); fnames=$(mktemp)
   echo Cblacs_lastsrc                                  # extension: sender of the last receive
   for t in i s d c z; do echo "C${t}tuop2d"; done     # extension: user combine
   echo Cdsendrecv                                      # Intel MKL's extension
+  echo MKLMPI_Get_wrappers                             # Intel MKL: its MPI wrappers (SRC/mklmpi.c)
 } | sort > "$want"
 nm -D --defined-only "$lib" | awk '$2 ~ /[TDBRW]/ {print $3}' | grep -v -E '^(_init|_fini|__bss_start|_edata|_end)$' | sort > "$have"
 missing=$(comm -23 "$want" "$have"); extra=$(comm -13 "$want" "$have")

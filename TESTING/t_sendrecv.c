@@ -11,6 +11,8 @@
  *                            the two streams stay apart (as in MKL's BLACS,
  *                            where a Cdsendrecv never matches a vGERV2D)
  *   t_sendrecv fortran       the Fortran spellings dsendrecv_, DSENDRECV ...
+ *   t_sendrecv badldb|badsrc bad LDB (C), bad RSRC/CSRC (Fortran): must stop
+ *                            with a BLACS error naming routine and argument
  *
  * Patterns: "exchange" (two processes send to each other at once), "ring"
  * (send right, receive from the left), "self", "oneway" (process 0 sends, 1
@@ -190,6 +192,14 @@ int main(int argc, char **argv)
         if (!strcmp(mode, "diff")) patterns(ctxt, (int)me, (int)np, rows);
         else if (!strcmp(mode, "interleave")) interleave(ctxt, (int)me, rows);
         else if (!strcmp(mode, "fortran") && !rows) fortran(ctxt, (int)me, (int)np);
+        else if (!strcmp(mode, "badldb") && !rows) { /* LDB = 2 < M2 = 3 */
+            double a[6] = {0}, b[6];
+            Cdsendrecv(ctxt, 2, 3, a, 2, 0, (me + 1) % np, 3, 2, b, 2, 0, (me + np - 1) % np);
+        } else if (!strcmp(mode, "badsrc") && !rows) { /* CSRC = NP is off the grid */
+            double a = 0, b;
+            Int one1 = 1, zero = 0, to = (me + 1) % np, bad = np;
+            dsendrecv_(&ctxt, &one1, &one1, &a, &one1, &zero, &to, &one1, &one1, &b, &one1, &zero, &bad);
+        }
         Cblacs_gridexit(ctxt);
     }
     if (dump) fclose(dump);
