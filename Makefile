@@ -85,6 +85,7 @@ $(LIBDIR)/libblacs.so: $(LIBOBJ)
 -include TESTING/tester.mk
 -include TIMING/timing.mk
 -include TESTING/clients.mk
+-include TESTING/mkl.mk
 -include TIMING/simulate.mk
 
 tests: lib $(TBINS) $(XTRA_BINS)

@@ -175,6 +175,7 @@ struct bi_ctx {
     bi_scope row, col, all;
     bi_idclass p2p;               /* point-to-point message IDs (msgid.c) */
     unsigned *sndcount, *rcvcount; /* per virtual process id, np each */
+    int sendrecv_id;              /* message ID of Cdsendrecv (msgid.c, sendrecv.c) */
     Int rings_bs, branches_bs;    /* BLACS_SET WHAT 11, 12 */
     Int rings_comb, branches_comb;/* WHAT 13, 14 */
     Int repeat, coherent;         /* WHAT 15, 16 */
@@ -239,7 +240,7 @@ int bi_scope_rank(const bi_scope *s, Int prow, Int pcol);
 
 /* ---- message IDs (msgid.c, LAWN 73 section 6.1) ------------------------ */
 #define BI_MIN_IDS 16                        /* four classes of at least 2 IDs a group */
-typedef struct { bi_idclass p2p, row, col, all; } bi_idlayout;
+typedef struct { bi_idclass p2p, row, col, all; int sendrecv; } bi_idlayout;
 /* the classes of range [lo,hi] for an nprow x npcol grid; NULL, or why not */
 const char *bi_msgid_layout(long lo, long hi, int nprow, int npcol, bi_idlayout *l);
 int bi_msgid_id(const bi_idclass *k, int who, unsigned count); /* ID of who's count-th */
@@ -373,6 +374,9 @@ void bi_bcast_recv(Int ctxt, const char *scope, const char *top, const bi_shape 
 void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const bi_shape *s,
                 void *A, Int *rA, Int *cA, Int ldia, Int rdest, Int cdest,
                 const char *routine);
+/* Intel MKL's Cdsendrecv (sendrecv.c): argument numbers as in the C call */
+void bi_mkl_sendrecv(Int ctxt, Int m, Int n, const double *A, Int lda, Int rdest, Int cdest,
+                     Int m2, Int n2, double *B, Int ldb, Int rsrc, Int csrc, const char *routine);
 /* vTUOP2D: a user-defined combine on a general (UPLO 'G') or trapezoidal shape */
 void bi_tuop(Int ctxt, const char *scope, const char *top, const bi_shape *s, void *A,
              Int rdest, Int cdest, bi_ufn init, bi_ufn op, bi_ufn post, const char *routine);

@@ -123,6 +123,14 @@ BLACS_H_TUOP_PROTO(z, double)
  * process in context ConTxt (useful after a wildcard receive, RSRC = -1). */
 void Cblacs_lastsrc(blacs_int ConTxt, blacs_int *rsrc, blacs_int *csrc);
 
+/* Intel MKL's extension (its PBLAS transposes call it): send the M x N
+ * matrix A to {rdest,cdest} and receive the M2 x N2 matrix B from
+ * {rsrc,csrc} at the same time, as MPI_Sendrecv; two processes exchanging
+ * do not deadlock.  Fortran: DSENDRECV, arguments by reference. */
+void Cdsendrecv(blacs_int ConTxt, blacs_int m, blacs_int n, double *A, blacs_int lda,
+                blacs_int rdest, blacs_int cdest, blacs_int m2, blacs_int n2, double *B,
+                blacs_int ldb, blacs_int rsrc, blacs_int csrc);
+
 #ifdef __cplusplus
 }
 #endif

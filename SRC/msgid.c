@@ -8,7 +8,9 @@
  * leave-on-all) and a count of that process's messages or operations.
  * The ID range [idlo, idhi] (BLACS_SET WHAT=1, default 0..MPI_TAG_UB) is
  * cut into four disjoint classes: the first half for point-to-point, the
- * rest in three equal parts, one per scope.  Each class is cut into
+ * rest but its last ID in three equal parts, one per scope.  That last ID
+ * carries Intel MKL's Cdsendrecv (sendrecv.c): a stream of its own between
+ * two processes, which vGERV2D never takes, as in MKL's BLACS.  Each class is cut into
  * "groups" subranges of "width" IDs; process k uses subrange k mod groups,
  * and inside it the next ID of its count (mod width).  With a wide range
  * every process has its own subrange, exactly the paper's scheme; with a
@@ -47,8 +49,11 @@ const char *bi_msgid_layout(long lo, long hi, int nprow, int npcol, bi_idlayout 
 {
     long n = hi - lo + 1;
     if (lo < 0 || n < BI_MIN_IDS) return "fewer IDs than the 16 the four classes need";
-    long half = n / 2, third = (n - half) / 3;
+    /* the last ID of the range is Cdsendrecv's (sendrecv.c), the scopes
+     * share what is left after the point-to-point half */
+    long half = n / 2, third = (n - half - 1) / 3;
     long np = (long)nprow * npcol;
+    l->sendrecv = (int)hi;
     carve(&l->p2p, lo, half, (int)np, 1);
     carve(&l->row, lo + half, third, npcol, 2);
     carve(&l->col, lo + half + third, third, nprow, 2);
@@ -80,6 +85,7 @@ void bi_msgid_setup(bi_ctx *c)
     c->row.ids = l.row;
     c->col.ids = l.col;
     c->all.ids = l.all;
+    c->sendrecv_id = l.sendrecv;
     c->sndcount = counters(c->np);
     c->rcvcount = counters(c->np);
     c->row.count = counters(l.row.groups);

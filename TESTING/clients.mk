@@ -97,3 +97,19 @@ install-check: lib
 
 XTRA_BINS += $(CLIENT_BINS)
 tests: $(CLIENT_BINS)
+
+# ---- Fortran name mangling (issue 19) ----------------------------------------
+# TESTING/fmangle.f90 compiled with each naming convention gfortran offers,
+# linked against the static and the shared library (run with rpath to ours)
+FMANGLE_default :=
+FMANGLE_two := -fsecond-underscore
+FMANGLE_none := -fno-underscoring
+FMANGLE_BINS := $(foreach k,default two none,$(B)/tests/fmangle_$(k)_static $(B)/tests/fmangle_$(k)_shared)
+$(B)/tests/fmangle_%_static: TESTING/fmangle.f90 $(LIBDIR)/libblacs.a
+	@mkdir -p $(dir $@)
+	$(MPIF77) $(ALLFFLAGS) $(FMANGLE_$*) -o $@ $< $(LIBDIR)/libblacs.a -lm
+$(B)/tests/fmangle_%_shared: TESTING/fmangle.f90 $(LIBDIR)/libblacs.so
+	@mkdir -p $(dir $@)
+	$(MPIF77) $(ALLFFLAGS) $(FMANGLE_$*) -o $@ $< -L$(LIBDIR) -lblacs -Wl,-rpath,$(abspath $(LIBDIR)) -lm
+XTRA_BINS += $(FMANGLE_BINS)
+tests: $(FMANGLE_BINS)

@@ -28,7 +28,8 @@
  *
  * Output, rank 0, one line per (operation, n):
  *   <lib>,<op>,<n>,<reps>,<blacs_us>,<mpi_us>,<check>
- * lib: ours or reference; times in microseconds per operation; check ok or WRONG.
+ * lib: ours, reference or mkl (Intel MKL's BLACS, TIMING_MKL); times in microseconds
+ * per operation; check ok or WRONG.
  */
 #include "tcommon.h"
 

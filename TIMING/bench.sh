@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench.sh -- `make bench` (issue 13): ours against MPI and the reference
-# BLACS, side by side, in a few minutes.
+# bench.sh -- `make bench` (issue 13): ours against MPI, the reference BLACS
+# and Intel MKL's BLACS (issue 19), side by side, in a few minutes.
 #
 #  1. TDIR/ours/bench and TDIR/ref/bench (TIMING/bench.c; the reference one
 #     only when libscalapack-mpich is installed) on 2 processes, RUNS times
@@ -9,7 +9,10 @@
 #     peer in alternated rounds.  Table: medians over the runs, us per
 #     operation; ours/MPI is the median over the runs of each run's ratio
 #     (the two were timed in the same rounds), ours/ref the ratio of the
-#     medians.
+#     medians.  TDIR/mkl/bench (MKL's BLACS for MPICH, when installed) joins
+#     the alternation: columns MKL us and ours/MKL, the latter the ratio of
+#     the paired ratios (median ours/MPI over median MKL/MPI), each side
+#     measured against MPI inside its own runs.
 #  2. With SimGrid's driver (SIMDRV, built by `make simulate-bins`): the SMPI
 #     table -- T_collective / T_p2p for broadcasts and leave-on-all sums,
 #     TOP '1' and 'H', 1 x 16 grid on the 256-node fat tree of
@@ -47,9 +50,11 @@ LOAD0=$(load)
 
 libs=(ours)
 [ -x "$TDIR/ref/bench" ] && libs+=(ref)
+[ -x "$TDIR/mkl/bench" ] && libs+=(mkl)
 [ -x "$TDIR/ours/bench" ] || { echo "bench.sh: $TDIR/ours/bench missing (make bench builds it)"; exit 2; }
-HAVEREF=0 HAVEBASE=0
+HAVEREF=0 HAVEBASE=0 HAVEMKL=0
 [ -x "$TDIR/ref/bench" ] && HAVEREF=1
+[ -x "$TDIR/mkl/bench" ] && HAVEMKL=1
 if [ -n "${BASE:-}" ]; then
   [ -x "$TDIR/base/bench" ] || { echo "bench.sh: BASE set but $TDIR/base/bench missing (make bench-base BENCH_REV=...)"; exit 2; }
   libs+=(base) HAVEBASE=1
@@ -75,7 +80,7 @@ for ((k = 1; k <= RUNS; k++)); do
 done
 LOAD1=$(load)
 
-awk -F, -v csv="$OUT/bench.csv" -v ref=$HAVEREF -v base=$HAVEBASE '
+awk -F, -v csv="$OUT/bench.csv" -v ref=$HAVEREF -v base=$HAVEBASE -v mkl=$HAVEMKL '
   FNR == 1 { lib = FILENAME; sub(/.*\//, "", lib); sub(/_[0-9]+\.csv$/, "", lib) }
   function med(s,   a, k, i, j, t) {
     k = split(s, a, " ")
@@ -88,6 +93,7 @@ awk -F, -v csv="$OUT/bench.csv" -v ref=$HAVEREF -v base=$HAVEBASE '
     if (!(key in seen)) { seen[key] = 1; ord[++nk] = key }
     if (lib == "ours") { ours[key] = ours[key] " " $5; rat[key] = rat[key] " " ($6 > 0 ? $5 / $6 : 0) }
     else if (lib == "base") baseb[key] = baseb[key] " " $5
+    else if (lib == "mkl") { mklb[key] = mklb[key] " " $5; mrat[key] = mrat[key] " " ($6 > 0 ? $5 / $6 : 0) }
     else refb[key] = refb[key] " " $5
     mpi[key] = mpi[key] " " $6
     if ($7 != "ok") wrong[lib SUBSEP key] = 1
@@ -106,24 +112,27 @@ awk -F, -v csv="$OUT/bench.csv" -v ref=$HAVEREF -v base=$HAVEBASE '
         printf "\n%s\n", desc[op]
         printf "  %9s %11s %11s %11s %9s %9s %9s", "n", "ours us", "MPI us", "ref us", "ours/MPI", "ours/ref", "ref/MPI"
         if (base) printf " %11s %9s", "base us", "ours/base"
+        if (mkl) printf " %11s %9s", "MKL us", "ours/MKL"
         printf "\n"
         last = op
       }
       o = med(ours[ord[i]]); m = med(mpi[ord[i]]); r = ref ? med(refb[ord[i]]) : -1; q = med(rat[ord[i]])
       flag = (wrong["ours" SUBSEP ord[i]] ? " WRONG(ours)" : "") (wrong["ref" SUBSEP ord[i]] ? " WRONG(ref)" : "") \
-             (wrong["base" SUBSEP ord[i]] ? " WRONG(base)" : "")
+             (wrong["base" SUBSEP ord[i]] ? " WRONG(base)" : "") (wrong["mkl" SUBSEP ord[i]] ? " WRONG(mkl)" : "")
       if (r > 0) printf "  %9d %11.2f %11.2f %11.2f %9.3f %9.3f %9.3f", n, o, m, r, q, o / r, r / m
       else printf "  %9d %11.2f %11.2f %11s %9.3f %9s %9s", n, o, m, "-", q, "-", "-"
       if (base) { b = med(baseb[ord[i]]); printf " %11.2f %9.3f", b, (b > 0 ? o / b : 0) }
+      if (mkl) { k = med(mklb[ord[i]]); qm = med(mrat[ord[i]]); printf " %11.2f %9.3f", k, (qm > 0 ? q / qm : 0) }
       printf "%s\n", flag
       top = op == "tc" ? "-" : "\" \""; sc = op == "tc" ? "p2p" : "all"
       printf "%s,%s,%s,2,%d,%.4f,mpi,%.4f,%.6g\n", op, top, sc, n, o, m, q > csv
       if (r > 0) printf "%s,%s,%s,2,%d,%.4f,refblacs,%.4f,%.6g\n", op, top, sc, n, o, r, o / r >> csv
       if (base && b > 0) printf "%s,%s,%s,2,%d,%.4f,base,%.4f,%.6g\n", op, top, sc, n, o, b, o / b >> csv
+      if (mkl && k > 0 && qm > 0) printf "%s,%s,%s,2,%d,%.4f,mklblacs,%.4f,%.6g\n", op, top, sc, n, o, k, q / qm >> csv
     }
   }' /dev/null $(ls "$RAW"/*_[0-9]*.csv 2> /dev/null)
 echo
-echo "(medians over the runs, us per operation; ours/MPI: median of each run's ratio; ours/ref: ratio of medians)"
+echo "(medians over the runs, us per operation; ours/MPI: median of each run's ratio; ours/ref: ratio of medians$([ $HAVEMKL = 1 ] && echo "; ours/MKL: median ours/MPI over median MKL/MPI"))"
 echo "load average $LOAD1 at the end of the 2-process runs ($(( $(date +%s) - t0 )) s)"
 [ $fail = 0 ] || echo "bench.sh: some runs failed; the table uses the others" >&2
 

@@ -20,7 +20,9 @@
 #include <mpi.h>
 #include "blacs.h"
 
-#ifdef TIMING_REF
+#if defined(TIMING_MKL)
+#define TLIB "mkl" /* Intel MKL's BLACS (TIMING/timing.mk, with TIMING_REF) */
+#elif defined(TIMING_REF)
 #define TLIB "reference"
 #else
 #define TLIB "ours"

@@ -64,7 +64,15 @@ $(TDIR)/tanalyze: TIMING/tanalyze.c TIMING/tstat.h TIMING/model_api.h $(CONFIG) 
 .PHONY: timing-bins bench
 timing-bins: $(TIMING_BINS)
 
-BENCH_BINS := $(TDIR)/ours/bench $(if $(TIMING_REFB),$(TDIR)/ref/bench)
+# Intel MKL's BLACS for MPICH as a third peer (issue 19), when installed
+MKLBLACS ?= $(firstword $(wildcard /usr/lib/*-linux-gnu/libmkl_blacs_intelmpi_lp64.so))
+TIMING_MKLB := $(if $(and $(MKLBLACS),$(filter 4,$(INTSIZE)),$(if $(MPIFLAVOUR),,mpich)),$(TDIR)/mkl/bench)
+$(TDIR)/mkl/bench: TIMING/bench.c $(TIMING_HDRS)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(TCFLAGS) -DTIMING_REF -DTIMING_MKL -o $@ $< $(MKLBLACS) -lmkl_intel_lp64 \
+	    -lmkl_sequential -lmkl_core -lm
+
+BENCH_BINS := $(TDIR)/ours/bench $(if $(TIMING_REFB),$(TDIR)/ref/bench) $(TIMING_MKLB)
 BENCH_SIM  ?= 1
 BENCH_BASE ?=
 BENCH_REV  ?= HEAD
