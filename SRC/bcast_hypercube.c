@@ -24,7 +24,7 @@ void bi_bcast_hypercube(bi_coll *c)
         bi_recv(c, c->me ^ hb, c->buf, c->count, c->tag);
     }
     for (int b = 1; b < c->np; b <<= 1)
-        if (b > x) bi_isend(c, c->me ^ b, c->buf, c->count, c->tag);
+        if (b > x) bi_fwd(c, c->me ^ b, c->buf, c->count, c->tag);
 }
 
 /* source log2(Np) T_s, everyone done after log2(Np) T_c (LAWN 73 4.3.2) */

@@ -5,7 +5,10 @@
  * sends at levels i = i0, i0/r, ..., 1 to d = j*i (j = 1..r-1, d < Np):
  * furthest first.  A process receives at the largest level i dividing its
  * d, from d - ((d/i) mod r) i, then sends to d + j*i' for every lower level
- * i'.  With N_b = 1 it is the binomial tree.
+ * i'.  With N_b = 1 it is the binomial tree.  A process that received sends
+ * to its children one after the other, the furthest (deepest subtree)
+ * first, as the model assumes; the source posts its sends together and
+ * returns (bi_fwd, transport.c).
  */
 #include <math.h>
 #include "topo_algs.h"
@@ -26,7 +29,7 @@ void bi_bcast_tree(bi_coll *c)
     }
     for (long i = lvl / r; i >= 1; i /= r)
         for (long j = 1; j < r && d + j * i < np; j++)
-            bi_isend(c, (int)((d + j * i + c->root) % np), c->buf, c->count, c->tag);
+            bi_fwd(c, (int)((d + j * i + c->root) % np), c->buf, c->count, c->tag);
 }
 
 /* With height H_t = ceil(log_{N_b+1} Np) and N_is = ceil(Np/(N_b+1)^(H_t-1)) - 1

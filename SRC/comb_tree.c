@@ -90,7 +90,7 @@ void bi_comb_bcast_binomial(bi_coll *c, int root, int tag)
     while (top < np) top <<= 1;
     for (int h = top >> 1; h >= 1; h >>= 1) {
         if (x % (2 * h) == 0) {
-            if (x + h < np) bi_isend(c, (c->me + h) % np, c->buf, c->count, tag);
+            if (x + h < np) bi_fwd(c, (c->me + h) % np, c->buf, c->count, tag);
         } else if (x % (2 * h) == h) {
             bi_waitall(c); /* my partial result may still be on its way up */
             bi_recv(c, (c->me - h + np) % np, c->buf, c->count, tag);
