@@ -274,7 +274,7 @@ awk -F, -v bench="$OUT/bench_sim.csv" -v dat="$OUT/collmark" '
         }
         printf "%s\n", wrong[ord[i]] ? "  WRONG RESULT" : ""
       }
-      # the same BLACS operations against the library's own point-to-point
+      # the same BLACS operations against the library point-to-point
       printf "  against the BLACS point-to-point (Cdgesd2d/Cdgerv2d, one way):\n"
       printf "  %-7s %-14s %-5s", "", "T_p2p BLACS us", ""; for (j = 1; j <= nn; j++) printf " %10.2f", t2b[p, ns[j]]; printf "\n"
       printf "  %-7s %-14s %-5s", "", "BLACS/MPI p2p", ""; for (j = 1; j <= nn; j++) printf " %10.2f", t2b[p, ns[j]] / t2p[p, ns[j]]; printf "\n"
