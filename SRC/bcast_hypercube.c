@@ -4,7 +4,6 @@
  * me XOR b for every power of two b > x, nearest node first.  Otherwise the
  * 1-branch general tree, on the second of the two message IDs reserved.
  */
-#include <math.h>
 #include "topo_algs.h"
 
 static int pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
@@ -27,12 +26,9 @@ void bi_bcast_hypercube(bi_coll *c)
         if (b > x) bi_fwd(c, c->me ^ b, c->buf, c->count, c->tag);
 }
 
-/* source log2(Np) T_s, everyone done after log2(Np) T_c (LAWN 73 4.3.2) */
+/* a power-of-two hypercube is the binomial tree: its model (LAWN 73 4.3.2) */
 double bi_model_bcast_hcube(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     (void)param;
-    if (!pow2(np)) return bi_model_bcast_tree(m, np, bytes, 1, root);
-    double lg = log2(np);
-    if (root) *root = lg * (m->ts.a + bytes * m->ts.b);
-    return lg * (m->tc.a + bytes * m->tc.b);
+    return bi_model_bcast_tree(m, np, bytes, 1, root);
 }

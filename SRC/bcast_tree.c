@@ -33,8 +33,14 @@ void bi_bcast_tree(bi_coll *c)
 }
 
 /* With height H_t = ceil(log_{N_b+1} Np) and N_is = ceil(Np/(N_b+1)^(H_t-1)) - 1
- * initial sends, the source spends [N_b (H_t-1) + N_is] T_s and the slowest
- * process [(H_t-1)(N_b-1) + (N_is-1)] T_s + H_t T_c (LAWN 73 4.3.2). */
+ * initial sends, the source posts N_b (H_t-1) + N_is sends (LAWN 73 4.3.2).
+ * The paper lets them go one after the other, the first child served
+ * first; ours go together (the source does not wait), so on a shared link
+ * every child of the source has its data after all of the source's bytes,
+ * T_c + (sends - 1) n beta.  Below, each process forwards one child after
+ * the other, the paper's (N_b - 1) T_s + T_c per level along the path
+ * through a last-served child of the widest subtree.  The source returns
+ * after posting its sends and copying A (T_m). */
 double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     if (np < 2) {
@@ -48,8 +54,8 @@ double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param,
         ht++;
     }
     long below = pw / r; /* (N_b+1)^(H_t-1) */
-    long nis = (np + below - 1) / below - 1;
+    long nis = (np + below - 1) / below - 1, sends = nb * (ht - 1) + nis;
     double Ts = m->ts.a + bytes * m->ts.b, Tc = m->tc.a + bytes * m->tc.b;
-    if (root) *root = (double)(nb * (ht - 1) + nis) * Ts;
-    return (double)((ht - 1) * (nb - 1) + (nis - 1)) * Ts + (double)ht * Tc;
+    if (root) *root = (double)sends * m->ts.a + bytes * m->tm.b;
+    return Tc + (double)(sends - 1) * bytes * m->tc.b + (double)(ht - 1) * ((double)(nb - 1) * Ts + Tc);
 }
