@@ -1,6 +1,6 @@
 /*
  * p2p.c -- point-to-point: vGESD2D/vGERV2D/vTRSD2D/vTRRV2D (LAWN 73
- * section 3, spec sections 5-6).
+ * section 3).
  *
  * Sends are locally blocking for any size and any number of outstanding
  * sends: the shape is copied once into a buffer (buffer.c) and sent with

@@ -1,4 +1,4 @@
-# TIMING/simulate.mk -- included by the top-level Makefile (issue 7).
+# TIMING/simulate.mk -- included by the top-level Makefile.
 #
 #   make simulate    the library sources and the experiment driver built with
 #                    SimGrid's smpicc into build/smpi/ (the normal build is
@@ -71,7 +71,7 @@ $(SIM_B)/simdrv: $(SIM_B)/obj/sim/simdrv.o $(SIM_B)/obj/sim/simops.o $(SIM_OBJ)
 
 simulate-bins: simulate-check $(SIM_B)/simdrv
 
-# issue 12: TESTING/t_scale.c on 1,024 simulated ranks, message IDs [0,255]
+# TESTING/t_scale.c on 1,024 simulated ranks, message IDs [0,255]
 # (TIMING/sim/scale.sh); `make simulate-scale` alone
 $(SIM_B)/obj/TESTING/%.o: TESTING/%.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h TESTING/*.h) | simulate-check
 	@mkdir -p $(dir $@)

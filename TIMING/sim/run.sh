@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh -- the SimGrid SMPI experiments of `make simulate` (issue 7).
+# run.sh -- the SimGrid SMPI experiments of `make simulate`.
 #
 #   TIMING/sim/run.sh BUILDDIR OUTDIR
 #

@@ -1,5 +1,5 @@
 /*
- * simdrv.c -- the driver of the SimGrid SMPI experiments (issue 7, make
+ * simdrv.c -- the driver of the SimGrid SMPI experiments (make
  * simulate).  Built with smpicc together with the library sources, so the
  * topology table and its cost models (SRC/topo_algs.h) give the
  * predictions next to the simulated observations.
