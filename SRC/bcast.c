@@ -66,14 +66,19 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     if (ntags > 0) c.tag = bi_msgid_scoped(sc, root, ntags, 1) + first;
     int sender = sc->me == root, contig = bi_shape_contig(s);
     bi_buf *b = NULL;
-    if (contig) {
+    /* the source of a BLACS topology sends from a copy, queued with its
+     * sends (bi_coll_finish), so that it returns without waiting for its
+     * receivers, long messages included (LAWN 73 4.1 and 6.2.2); MPI_Bcast
+     * (TOP ' ') is MPI's own collective and may wait */
+    if (contig && !(sender && t->bcast != bi_bcast_mpi)) {
         c.buf = A;  /* straight from/into user memory */
     } else if (alg == bi_bcast_mpi && bi_bcast_mpi_inplace()) {
         c.buf = A;  /* MPI moves the shape itself, described by its datatype */
         c.shape = s;
     } else {
         b = bi_buf_get(c.count * c.isize);
-        if (sender) bi_pack(s, A, b->data);
+        if (sender && contig) memcpy(b->data, A, c.count * c.isize);
+        else if (sender) bi_pack(s, A, b->data);
         c.buf = b->data;
         c.owner = b;
     }

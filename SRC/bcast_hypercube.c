@@ -13,16 +13,12 @@ void bi_bcast_hypercube(bi_coll *c)
     if (x) /* my parent differs in my highest bit */
         bi_recv(c, c->me ^ bi_pow2_floor(x), c->buf, c->count, c->tag);
     for (int b = 1; b < c->np; b <<= 1)
-        if (b > x) bi_isend(c, c->me ^ b, c->buf, c->count, c->tag);
+        if (b > x) bi_fwd(c, c->me ^ b, c->buf, c->count, c->tag);
 }
 
-/* source log2(Np) T_s, everyone done after log2(Np) T_c (LAWN 73 4.3.2);
- * the tree's model on other scopes */
+/* a power-of-two hypercube is the binomial tree: its model (LAWN 73 4.3.2) */
 double bi_model_bcast_hcube(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     (void)param;
-    if (!bi_ispow2(np)) return bi_model_bcast_tree(m, np, bytes, 1, root);
-    double lg = bi_log2i(np);
-    if (root) *root = lg * bi_ts(m, bytes);
-    return lg * bi_tc(m, bytes);
+    return bi_model_bcast_tree(m, np, bytes, 1, root);
 }

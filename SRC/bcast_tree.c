@@ -5,7 +5,10 @@
  * sends at levels i = i0, i0/r, ..., 1 to d = j*i (j = 1..r-1, d < Np):
  * furthest first.  A process receives at the largest level i dividing its
  * d, from d - ((d/i) mod r) i, then sends to d + j*i' for every lower level
- * i'.  With N_b = 1 it is the binomial tree.
+ * i'.  With N_b = 1 it is the binomial tree.  A process that received sends
+ * to its children one after the other, the furthest (deepest subtree)
+ * first, as the model assumes; the source posts its sends together and
+ * returns (bi_fwd, transport.c).
  */
 #include <math.h>
 #include "topo_algs.h"
@@ -26,12 +29,18 @@ void bi_bcast_tree(bi_coll *c)
     }
     for (long i = lvl / r; i >= 1; i /= r)
         for (long j = 1; j < r && d + j * i < np; j++)
-            bi_isend(c, (int)((d + j * i + c->root) % np), c->buf, c->count, c->tag);
+            bi_fwd(c, (int)((d + j * i + c->root) % np), c->buf, c->count, c->tag);
 }
 
 /* With height H_t = ceil(log_{N_b+1} Np) and N_is = ceil(Np/(N_b+1)^(H_t-1)) - 1
- * initial sends, the source spends [N_b (H_t-1) + N_is] T_s and the slowest
- * process [(H_t-1)(N_b-1) + (N_is-1)] T_s + H_t T_c (LAWN 73 4.3.2). */
+ * initial sends, the source posts N_b (H_t-1) + N_is sends (LAWN 73 4.3.2).
+ * The paper lets them go one after the other, the first child served
+ * first; ours go together (the source does not wait), so on a shared link
+ * every child of the source has its data after all of the source's bytes,
+ * T_c + (sends - 1) n beta.  Below, each process forwards one child after
+ * the other, the paper's (N_b - 1) T_s + T_c per level along the path
+ * through a last-served child of the widest subtree.  The source returns
+ * after posting its sends and copying A (T_m). */
 double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     if (np < 2) {
@@ -45,8 +54,8 @@ double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param,
         ht++;
     }
     long below = pw / r; /* (N_b+1)^(H_t-1) */
-    long nis = (np + below - 1) / below - 1;
+    long nis = (np + below - 1) / below - 1, sends = nb * (ht - 1) + nis;
     double Ts = m->ts.a + bytes * m->ts.b, Tc = m->tc.a + bytes * m->tc.b;
-    if (root) *root = (double)(nb * (ht - 1) + nis) * Ts;
-    return (double)((ht - 1) * (nb - 1) + (nis - 1)) * Ts + (double)ht * Tc;
+    if (root) *root = (double)sends * m->ts.a + bytes * m->tm.b;
+    return Tc + (double)(sends - 1) * bytes * m->tc.b + (double)(ht - 1) * ((double)(nb - 1) * Ts + Tc);
 }

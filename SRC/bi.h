@@ -316,6 +316,9 @@ typedef struct bi_coll {
 #define BI_ANY (-1)
 /* all traffic of a scope goes over ctx->comm with scope ranks translated */
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag);  /* into c->reqs */
+/* the same for a process passing data on to several: unless it is the
+ * source (scope rank c->root), it first waits for its previous send */
+void bi_fwd(bi_coll *c, int to, const void *p, size_t items, int tag);
 void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag);   /* blocking */
 int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag);        /* returns source */
 MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag);

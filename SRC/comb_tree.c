@@ -2,7 +2,7 @@
  * comb_tree.c -- TOP '1'..'9', 'T' and 'F': general tree gather (fan-in,
  * LAWN 73 5.4.1) of radix r = branches + 1 ('F': r = Np, everyone sends
  * straight to the destination), then for leave-on-all the result goes back
- * out from scope rank 0 along a binomial tree (spec 8.3).  Every receive
+ * out from scope rank 0 along a binomial tree, as the reference does.  Every receive
  * names its source (bi_comb_recv).
  */
 #include <stdlib.h>
@@ -17,7 +17,7 @@
  * BI_FANIN_WINDOW receives are posted at once, each into its own slot of
  * one work buffer (at most BI_FANIN_BYTES in all), and contributions are
  * combined as they arrive (LAWN 73 5.3.2: no artificial order) -- or in the
- * order given when the result must be repeatable (spec 8.4), and under
+ * order given when the result must be repeatable (BLACS_SET 15), and under
  * BLACS_DEBUG=2 / BLACS_STATS, whose waits watch one request at a time.
  *   Long ones: one at a time in the order given, as LAWN 73 5.4.1 assumes
  * ("a processor can receive only one message at a time"), the next receive
@@ -75,7 +75,7 @@ void bi_comb_fanin(bi_coll *c, int dest, int radix, int tag)
     for (; i < np; i *= radix) {
         long xs = x / i; /* scaled distance at level i; x is a multiple of i here */
         if (xs % radix) break; /* not a receiver at this level: my turn to send */
-        /* children of this level, nearest first (the fixed order of spec 8.3) */
+        /* children of this level, nearest first (the reference's fixed order) */
         for (long j = 1; j < radix && (xs + j) * i < np; j++) kids[n++] = (int)((c->me + j * i) % np);
     }
     bi_comb_recv(c, kids, n, tag);
@@ -90,7 +90,7 @@ void bi_comb_bcast_binomial(bi_coll *c, int root, int tag)
     while (top < np) top <<= 1;
     for (int h = top >> 1; h >= 1; h >>= 1) {
         if (x % (2 * h) == 0) {
-            if (x + h < np) bi_isend(c, (c->me + h) % np, c->buf, c->count, tag);
+            if (x + h < np) bi_fwd(c, (c->me + h) % np, c->buf, c->count, tag);
         } else if (x % (2 * h) == h) {
             bi_waitall(c); /* my partial result may still be on its way up */
             bi_recv(c, (c->me - h + np) % np, c->buf, c->count, tag);

@@ -2,8 +2,8 @@
  * machine.c -- default machine parameters for the cost models (LAWN 73 3.3:
  * T_c and T_s linear in the message length; slides: alpha, beta, gamma).
  * Used where no measurement is at hand: the automatic topology 'A', the
- * segment size of the pipelined ring 'P', and when a process's messages of
- * one collective go one after the other (bi_serial_bytes).  Environment
+ * segment size of the pipelined ring 'P', and when a fan-in takes its
+ * contributions one at a time (bi_serial_bytes).  Environment
  * (read once):
  *   BLACS_ALPHA        T_c(0), start-up of a complete communication, us   (2.0)
  *   BLACS_SEND_ALPHA   T_s(0), time to post a send, us                    (0.5)
@@ -39,16 +39,16 @@ const bi_machine *bi_machine_default(void)
     return &m;
 }
 
-/* The length from which a process that has a message in flight waits for
- * it before posting the next one (transport.c).  Posting at once shares the
- * link: the message in flight -- a tree's first child, whose subtree is the
- * deepest -- is delayed by the new one's transfer, bytes * beta.  Waiting
- * delays the new message instead, by what a complete communication costs
- * beyond the send overhead the models charge, T_c(0) - T_s(0); a tree's
- * later children have that much slack or more.  So messages go one after
- * the other from (T_c(0) - T_s(0)) / beta bytes on: always where a send
- * costs as much as a complete communication (SMPI with every message
- * rendezvous), never on an infinitely fast link. */
+/* The length from which a fan-in (comb_tree.c) receives its children's
+ * contributions one at a time rather than all at once.  Taken together,
+ * they share the receiver's link and all arrive at the end, when combining
+ * starts; one at a time, each is combined while the next one travels, and
+ * the later ones wait what a complete communication costs beyond the send
+ * overhead the models charge, T_c(0) - T_s(0).  So from
+ * (T_c(0) - T_s(0)) / beta bytes on: always where a send costs as much as
+ * a complete communication (SMPI with every message rendezvous), never on
+ * an infinitely fast link.  Only the receiver's order changes: no sender
+ * ever waits on this length (transport.c). */
 double bi_serial_bytes(const bi_machine *m)
 {
     double d = m->tc.a - m->ts.a;

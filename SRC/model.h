@@ -17,8 +17,8 @@
  * decide from them locally. */
 const bi_machine *bi_machine_default(void);
 
-/* message length in bytes from which a process sends its messages of one
- * operation one after the other instead of all at once (machine.c) */
+/* message length in bytes from which a fan-in receives its contributions
+ * one at a time instead of all at once (machine.c) */
 double bi_serial_bytes(const bi_machine *m);
 
 /* rings / branches / paths that topology t means for a broadcast in a scope

@@ -1,6 +1,6 @@
 /*
  * p2p.c -- point-to-point: vGESD2D/vGERV2D/vTRSD2D/vTRRV2D (LAWN 73
- * section 3, spec sections 5-6).
+ * section 3).
  *
  * Sends are locally blocking for any size and any number of outstanding
  * sends: the shape is copied once into a buffer (buffer.c) and sent with
@@ -180,8 +180,11 @@ static int any_source(bi_ctx *c, Int rsrc, Int csrc, int *tag)
 }
 
 /* one piece of a message into p (cnt items of t); returns the elements
- * received if count, else 0 (MPI_Get_elements is not free, and the usual
- * short message cannot be a full first piece) */
+ * received if count, else 0 (asking is not free, and the usual short
+ * message cannot be a full first piece).  A piece that is counted is
+ * always received as the element type itself (bi_p2p_recv), so
+ * MPI_Get_count says how many elements came; MPI_Get_elements, which
+ * SimGrid's SMPI does not implement, is never needed. */
 static size_t recv_piece(bi_ctx *c, const bi_shape *s, void *p, size_t cnt, MPI_Datatype t, int src,
                          int tag, int count, const char *routine)
 {
@@ -205,7 +208,7 @@ static size_t recv_piece(bi_ctx *c, const bi_shape *s, void *p, size_t cnt, MPI_
         BI_MPI_IN(rc, "MPI_Recv", c->handle, routine);
     }
     int k = 0;
-    if (count) BI_MPI_IN(MPI_Get_elements(&st, t, &k), "MPI_Get_elements", c->handle, routine);
+    if (count) BI_MPI_IN(MPI_Get_count(&st, t, &k), "MPI_Get_count", c->handle, routine);
     return k > 0 ? (size_t)k : 0;
 }
 
@@ -229,9 +232,12 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
      * (kept by shape.c) where MPI's datatype engine is as fast as our own
      * copy, else into a scratch run and unpacked: the same choice as the
      * ' ' broadcast's (bcast_mpi.c, BLACS_BCAST_DATATYPE).  Piece 0 (the
-     * whole message if it is short) fills the leading elements either way. */
-    const int inplace = contig || bi_bcast_mpi_inplace();
+     * whole message if it is short) fills the leading elements either way.
+     * A shape of a piece or more is received into the scratch run from
+     * piece 0 on, the later pieces' way: piece 0's count is then one of
+     * elements (recv_piece). */
     size_t p0 = piece_elems(0, es), got;
+    const int inplace = contig || (bi_bcast_mpi_inplace() && n < p0);
     bi_buf *scratch = NULL;
     walk w;
     if (!inplace) {
@@ -240,12 +246,8 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
         got = recv_piece(c, s, scratch->data, n < p0 ? n : p0, el, src, tag, 1, routine);
         walk_copy(&w, scratch->data, got, 0);
     } else if (contig) got = recv_piece(c, s, A, n < p0 ? n : p0, el, src, tag, n >= p0, routine);
-    else got = recv_piece(c, s, A, 1, bi_shape_mpitype_cached(s), src, tag, n >= p0, routine);
+    else got = recv_piece(c, s, A, 1, bi_shape_mpitype_cached(s), src, tag, 0, routine);
     if (got == p0) { /* a full first piece: a long message, more pieces follow */
-        if (!contig && !scratch) {
-            scratch = bi_buf_take(SEGMAX);
-            walk_start(&w, s, A, p0);
-        }
         size_t e = p0;
         for (int j = 1;; j++) {
             size_t full = piece_elems(j, es), cap = n - e < full ? n - e : full;

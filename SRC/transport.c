@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <limits.h>
 #include "bi.h"
-#include "model.h"
 
 static FILE *trace_file(void)
 {
@@ -77,28 +76,42 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
     c->step++;
 }
 
-/* A process with several messages to send (a tree node, the split ring's
- * root) sends them one after the other when the machine model says so
- * (bi_serial_bytes, machine.c): LAWN 73's models charge each send T_s and
- * let the first child start at once, while on a port shared fairly between
- * concurrent sends the first child (the one with the deepest subtree) is
- * slowed by every later one. */
-static double serial_bytes(void)
+/* Sends of collective operations.  bi_isend posts at once and never waits:
+ * the broadcast source (and any process that only sends) returns without
+ * depending on its receivers whatever the machine parameters, which LAWN 73
+ * 4.1 allows ("as long as we use locally-blocking point to point sends, the
+ * broadcast/send will be locally blocking").
+ *   bi_fwd is for a process passing data on to several others (a tree's
+ * interior node, every process of a leave-on-all combine's final
+ * broadcast): it waits for its previous send before posting the next, as
+ * LAWN 73's models do (each child starts T_c after the one before, 4.3.2,
+ * 5.4.1).  Posted together, the sends share the process's link and the
+ * first child -- the one with the deepest subtree -- gets its data last.
+ * The wait is allowed there because such a process is inside a
+ * globally-blocking call (a broadcast/receive, a combine: LAWN 73 4.1 and
+ * 5.1): no process may count on leaving one before every process of the
+ * scope has called it.  The source of a broadcast (scope rank c->root) is
+ * the one process outside that rule, so bi_fwd never waits there: its
+ * sends go out together. */
+static void isend(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
-    static double b = -1;
-    if (b < 0) b = bi_serial_bytes(bi_machine_default());
-    return b;
-}
-
-void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
-{
-    if (c->reqs.n && (double)(items * c->isize) >= serial_bytes()) bi_waitall(c);
     grow(&c->reqs);
     traced(c, to, items, tag);
     bi_mpicount k = bi_mpicount_of(items, c->dt);
     BI_MPI(MPI_Isend(p, k.n, k.dt, bi_scope_commrank(c->sc, to), tag,
                            c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");
     bi_mpicount_free(&k);
+}
+
+void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
+{
+    isend(c, to, p, items, tag);
+}
+
+void bi_fwd(bi_coll *c, int to, const void *p, size_t items, int tag)
+{
+    if (c->reqs.n && c->me != c->root) bi_waitall(c);
+    isend(c, to, p, items, tag);
 }
 
 void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh -- the SimGrid SMPI experiments of `make simulate` (issue 7).
+# run.sh -- the SimGrid SMPI experiments of `make simulate`.
 #
 #   TIMING/sim/run.sh BUILDDIR OUTDIR
 #
@@ -13,6 +13,9 @@
 #   collmark.csv/.txt, collmark_{bcast,sum}_p<P>.png
 #                         T_coll(n,p)/T_p2p(n) on the 256-node modern cluster
 #   bench_sim.csv         the CollMark rows in the bench.csv columns
+#   trees.csv/.txt        '1' and 'H' broadcasts and the '1' leave-on-all sum
+#                         against the reference BLACS's serial schedules
+#                         (p = 16 and 64), with their checks
 #   raw/                  every simulation's output
 # Everything is simulated time: host code costs nothing
 # (smpi/simulate-computation:no), combines pay gamma per item as flops
@@ -212,6 +215,8 @@ MOD="1,0.00064,0.5,0.00064,0.002"
 for p in $CMP; do
   sh=(); [ "$p" -ge 64 ] && sh=(-s)  # SMPI_SHARED_MALLOC for the user buffers
   sim $p modern_fattree_256 cm_p$p.raw -- run -k p2p -n $CMN -p $MOD -l mpich "${sh[@]}" || exit 1
+  # the library's own point-to-point (copy, pieces past 40 KB): CollMark's second T_p2p
+  sim $p modern_fattree_256 cm_p$p.raw -- run -k blacsp2p -n $CMN -p $MOD -l mpich "${sh[@]}" || exit 1
   for sel in mpich ompi; do
     for k in bcast all one; do
       t=$(tops_for $k $p); [ $sel = ompi ] && t=_
@@ -227,6 +232,7 @@ unset BLACS_ALPHA BLACS_SEND_ALPHA BLACS_BETA BLACS_GAMMA
 awk -F, -v bench="$OUT/bench_sim.csv" -v dat="$OUT/collmark" '
   NR == 1 { next }
   $2 == "p2p" { t2p[$4, $5] = $7; next }
+  $2 == "blacsp2p" { t2b[$4, $5] = $7; next }
   { key = $1 SUBSEP $2 SUBSEP $3; if (!(key in seen)) { seen[key] = 1; ord[++nk] = key }
     T[key, $4, $5] = $7; if ($11 == "WRONG") wrong[key] = 1; P[$4] = 1; N[$5] = 1 }
   END {
@@ -268,6 +274,17 @@ awk -F, -v bench="$OUT/bench_sim.csv" -v dat="$OUT/collmark" '
         }
         printf "%s\n", wrong[ord[i]] ? "  WRONG RESULT" : ""
       }
+      # the same BLACS operations against the library point-to-point
+      printf "  against the BLACS point-to-point (Cdgesd2d/Cdgerv2d, one way):\n"
+      printf "  %-7s %-14s %-5s", "", "T_p2p BLACS us", ""; for (j = 1; j <= nn; j++) printf " %10.2f", t2b[p, ns[j]]; printf "\n"
+      printf "  %-7s %-14s %-5s", "", "BLACS/MPI p2p", ""; for (j = 1; j <= nn; j++) printf " %10.2f", t2b[p, ns[j]] / t2p[p, ns[j]]; printf "\n"
+      for (oi = 1; oi <= 6; oi++) for (i = 1; i <= nk; i++) {
+        split(ord[i], kk, SUBSEP); if (kk[2] != order[oi] || kk[2] ~ /^mpi/) continue
+        if (!((ord[i], p, ns[nn]) in T)) continue
+        printf "  %-7s %-14s %-5s", kk[1], kk[2], kk[3] == "_" ? "\" \"" : kk[3]
+        for (j = 1; j <= nn; j++) printf " %10.2f", T[ord[i], p, ns[j]] / t2b[p, ns[j]]
+        printf "\n"
+      }
     }
   }' "$OUT/collmark.csv" | sed 's/"\(.\)"/"\1"/' > "$OUT/collmark.txt"
 cat "$OUT/collmark.txt"
@@ -277,4 +294,87 @@ if [ -n "$HAVE_GP" ]; then
     gnuplot -e "dat='$f'; out='${f%.dat}.png'; ttl='$(basename "${f%.dat}")'" TIMING/sim/collmark.gp 2>>"$RAW/gnuplot.err"
   done
 fi
+# ---- 5. Trees against the reference's serial sending ----------------------
+# 1 x p on the fat tree, every message rendezvous, the machine parameters
+# unset (the library's defaults).  The reference BLACS's '1' schedules
+# (simdrv refbcast, refall: blocking sends, one child after the other) are
+# simulated beside ours.  A process that has received forwards one child
+# after the other as the reference does, so the leave-on-all sum (whose
+# final broadcast starts from a process that has received) matches it.  A
+# broadcast source that returns without waiting for its receivers must post
+# its sends together, and under fair sharing of its link its first child
+# then has its data only when all of them have: nothing the source does
+# before returning can give that child the link alone.  So the broadcast
+# check is the reference plus that share, (log2 p - 1) n beta (beta from
+# T_p2p(n) - T_p2p(1)), and the source's own time is checked to be below one
+# message: it does not wait.
+echo "== trees against the reference BLACS's serial sending (fat tree, synchronous sends, BLACS_* unset)"
+if [ -n "$QUICK" ]; then TRP="16"; TRN=1,100,10000; else TRP="16 64"; TRN=1,10,100,1000,10000,100000; fi
+for p in $TRP; do
+  sh=(); [ "$p" -ge 64 ] && sh=(-s)
+  for k in p2p refbcast refall; do
+    sim $p modern_fattree_256 tr_p$p.raw --cfg=smpi/coll-selector:mpich -- run -k $k -n $TRN -p $MOD -l tree "${sh[@]}" || exit 1
+  done
+  sim $p modern_fattree_256 tr_p$p.raw -- run -k bcast -t 1H -n $TRN -p $MOD -l tree "${sh[@]}" || exit 1
+  sim $p modern_fattree_256 tr_p$p.raw -- run -k all -t 1 -n $TRN -p $MOD -l tree "${sh[@]}" || exit 1
+done
+{ echo "$HDR"; for p in $TRP; do grep -E '^tree,' "$RAW/tr_p$p.raw"; done; } > "$OUT/trees.csv"
+awk -F, '
+  NR == 1 { next }
+  $2 == "p2p" { t2p[$4, $5] = $7; next }
+  $2 == "refbcast" { rb[$4, $5] = $7; rbs[$4, $5] = $8; next }
+  $2 == "refall" { ra[$4, $5] = $7; next }
+  { T[$2, $3, $4, $5] = $7; S[$2, $3, $4, $5] = $8; P[$4] = 1; N[$5] = 1; if ($11 == "WRONG") bad = 1 }
+  END {
+    np = 0; for (p in P) ps[++np] = p + 0
+    for (i = 1; i <= np; i++) for (j = i + 1; j <= np; j++) if (ps[j] < ps[i]) { t = ps[i]; ps[i] = ps[j]; ps[j] = t }
+    nn = 0; for (n in N) ns[++nn] = n + 0
+    for (i = 1; i <= nn; i++) for (j = i + 1; j <= nn; j++) if (ns[j] < ns[i]) { t = ns[i]; ns[i] = ns[j]; ns[j] = t }
+    printf "Times / T_p2p(n).  ref = the reference BLACS schedule (blocking sends, serial);\n"
+    printf "bound = ref + (log2 p - 1) n beta: what a source that does not wait can reach.\n"
+    viol_all = 0; viol_b = 0; viol_s = 0
+    for (pi = 1; pi <= np; pi++) {
+      p = ps[pi]; lg = 0; while (2 ^ lg < p) lg++
+      printf "\np = %d\n  %-24s", p, "n"; for (j = 1; j <= nn; j++) printf " %9d", ns[j]; printf "\n"
+      printf "  %-24s", "T_p2p us"; for (j = 1; j <= nn; j++) printf " %9.3f", t2p[p, ns[j]]; printf "\n"
+      printf "  %-24s", "bcast ref"; for (j = 1; j <= nn; j++) printf " %9.2f", rb[p, ns[j]] / t2p[p, ns[j]]; printf "\n"
+      printf "  %-24s", "bcast bound"
+      for (j = 1; j <= nn; j++) {
+        n = ns[j]; nb = t2p[p, n] - t2p[p, ns[1]]; if (nb < 0) nb = 0
+        bound[n] = rb[p, n] + (lg - 1) * nb; printf " %9.2f", bound[n] / t2p[p, n]
+      }
+      printf "\n"
+      split("1 H", tops, " ")
+      for (q = 1; q <= 2; q++) {
+        printf "  %-24s", "bcast " tops[q]
+        for (j = 1; j <= nn; j++) {
+          n = ns[j]; v = T["bcast", tops[q], p, n]; printf " %9.2f", v / t2p[p, n]
+          if (v > bound[n] * 1.005 + 0.001) { viol_b++; printf "*" }
+        }
+        printf "\n  %-24s", "  source returns, us"
+        for (j = 1; j <= nn; j++) {
+          n = ns[j]; v = S["bcast", tops[q], p, n]; printf " %9.3f", v
+          if (v >= t2p[p, n]) { viol_s++; printf "*" }
+        }
+        printf "\n"
+      }
+      printf "  %-24s", "  ref source returns, us"; for (j = 1; j <= nn; j++) printf " %9.3f", rbs[p, ns[j]]; printf "\n"
+      printf "  %-24s", "sum all ref"; for (j = 1; j <= nn; j++) printf " %9.2f", ra[p, ns[j]] / t2p[p, ns[j]]; printf "\n"
+      printf "  %-24s", "sum all 1"
+      for (j = 1; j <= nn; j++) {
+        n = ns[j]; v = T["all", "1", p, n]; printf " %9.2f", v / t2p[p, n]
+        if (v > ra[p, n] * 1.005 + 0.001) { viol_all++; printf "*" }
+      }
+      printf "\n"
+    }
+    printf "\ncheck: 1 leave-on-all sum never behind the reference: %s\n", viol_all ? "NO" : "yes"
+    printf "check: 1 and H broadcasts within the reference plus the source share (bound): %s\n", viol_b ? "NO" : "yes"
+    printf "check: the broadcast source returns within one message time (it does not wait): %s\n", viol_s ? "NO" : "yes"
+    printf "check: every result correct: %s\n", bad ? "NO" : "yes"
+    exit (viol_all || viol_b || viol_s || bad) ? 1 : 0
+  }' "$OUT/trees.csv" > "$OUT/trees.txt"
+trc=$?
+cat "$OUT/trees.txt"
+[ $trc = 0 ] || { echo "run.sh: trees against the reference: a check failed (see $OUT/trees.txt)"; exit 1; }
+
 echo "== done in $(( $(date +%s) - t00 )) s; tables, CSV and plots in $OUT/"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# scale.sh -- the correctness run at scale of `make simulate-scale` (issue
-# 12, part of `make simulate`): TESTING/t_scale.c built with smpicc, on
+# scale.sh -- the correctness run at scale of `make simulate-scale` (part
+# of `make simulate`): TESTING/t_scale.c built with smpicc, on
 # 1,024 simulated ranks (a 32 x 32 grid, TIMING/platforms/cluster_1024.xml)
 # with the message-ID range [0,255] (BLACS_SET WHAT=1): combines of several
 # fan-in topologies, leave-on-one and leave-on-all, scopes row, column, all

@@ -1,5 +1,5 @@
 /*
- * simdrv.c -- the driver of the SimGrid SMPI experiments (issue 7, make
+ * simdrv.c -- the driver of the SimGrid SMPI experiments (make
  * simulate).  Built with smpicc together with the library sources, so the
  * topology table and its cost models (SRC/topo_algs.h) give the
  * predictions next to the simulated observations.
@@ -17,6 +17,15 @@
  *                      MPI_COMM_WORLD (the sum is a user operation that pays
  *                      gamma like ours, simops.c)
  *             p2p      one-way time rank 0 -> rank np-1 (half a ping-pong)
+ *             blacsp2p the same with the library's own point-to-point
+ *                      (Cdgesd2d/Cdgerv2d: a copy, pieces past 40 KB)
+ *             refbcast the reference BLACS's '1' broadcast: the binomial
+ *                      tree with blocking sends (MPI_Send), one child
+ *                      after the other, furthest first
+ *             refall   the reference's '1' leave-on-all sum: the radix-2
+ *                      fan-in to rank 0 (receives in arrival order, one at
+ *                      a time, blocking sends) and the binomial
+ *                      redistribution into receives posted in advance
  *       TOPS: TOP letters, '_' for ' ' (MPI inside the BLACS)
  *       -p: machine for the predictions, per item: T_c = AC + BC n,
  *           T_s = AS + BS n, T_o = G n (microseconds)
@@ -98,6 +107,44 @@ static void usum_s(void *in, void *inout, int *len, MPI_Datatype *dt)
     if (*len) smpi_execute_flops((double)*len);
 }
 
+/* ---- the reference BLACS's tree schedules (its MPI_Send is blocking) ---- */
+static int lowbit(int x) { return x & -x; }
+
+static void ref_bcast(void *buf, int n, MPI_Datatype t, int tag)
+{
+    int top = 1;
+    while (top < np) top <<= 1;
+    int lvl = top; /* the source sends at every level below top */
+    if (me) {
+        lvl = lowbit(me);
+        MPI_Recv(buf, n, t, me - lvl, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    for (int i = lvl >> 1; i >= 1; i >>= 1)
+        if (me + i < np) MPI_Send(buf, n, t, me + i, tag, MPI_COMM_WORLD);
+}
+
+static void ref_allsum(double *buf, double *work, int n)
+{
+    MPI_Request res = MPI_REQUEST_NULL;
+    if (me) MPI_Irecv(buf, n, MPI_DOUBLE, me - lowbit(me), 2, MPI_COMM_WORLD, &res);
+    int nkids = 0;
+    for (int i = 1; i < np && !(me & i); i <<= 1)
+        if (me + i < np) nkids++;
+    for (int k = 0; k < nkids; k++) {
+        MPI_Recv(work, n, MPI_DOUBLE, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < n; i++) buf[i] += work[i];
+        if (n) smpi_execute_flops((double)n);
+    }
+    if (me) {
+        MPI_Send(buf, n, MPI_DOUBLE, me - lowbit(me), 1, MPI_COMM_WORLD);
+        MPI_Wait(&res, MPI_STATUS_IGNORE);
+    }
+    int top = 1;
+    while (top < np) top <<= 1;
+    for (int i = (me ? lowbit(me) : top) >> 1; i >= 1; i >>= 1)
+        if (me + i < np) MPI_Send(buf, n, MPI_DOUBLE, me + i, 2, MPI_COMM_WORLD);
+}
+
 /* ---- parsing ---------------------------------------------------------- */
 static int parse_list(const char *s, long *v, int max)
 {
@@ -169,9 +216,16 @@ int main(int argc, char **argv)
     size_t bytes = (size_t)(nmax > 0 ? nmax : 1) * es;
     char *buf = shared ? SMPI_SHARED_MALLOC(bytes) : malloc(bytes);
 
-    const int is_mpi = !strncmp(kind, "mpi", 3), is_p2p = !strcmp(kind, "p2p");
+    const int is_mpi = !strncmp(kind, "mpi", 3) || !strncmp(kind, "ref", 3),
+              is_p2p = !strcmp(kind, "p2p") || !strcmp(kind, "blacsp2p");
+    const int blacs_p2p = !strcmp(kind, "blacsp2p");
     blacs_int ctxt = -1, iam, nprocs;
-    if (!is_mpi && !is_p2p) {
+    double *work = !strcmp(kind, "refall") ? malloc(bytes) : NULL;
+    if (blacs_p2p) {
+        Cblacs_pinfo(&iam, &nprocs);
+        Cblacs_get(-1, 0, &ctxt);
+        Cblacs_gridinit(&ctxt, "R", 1, (blacs_int)np);
+    } else if (!is_mpi && !is_p2p) {
         Cblacs_pinfo(&iam, &nprocs);
         Cblacs_get(-1, 0, &ctxt);
         Cblacs_gridinit(&ctxt, "R", 1, (blacs_int)np);
@@ -219,6 +273,31 @@ int main(int argc, char **argv)
                     MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, mdt, usum, MPI_COMM_WORLD);
                 } else if (!strcmp(kind, "mpireduce")) {
                     MPI_Reduce(me == 0 ? MPI_IN_PLACE : buf, buf, (int)n, mdt, usum, 0, MPI_COMM_WORLD);
+                } else if (!strcmp(kind, "refbcast")) {
+                    ref_bcast(buf, (int)n, mdt, 1);
+                } else if (!strcmp(kind, "refall")) {
+                    if (type == 's') {
+                        if (me == 0) fprintf(stderr, "simdrv: refall is double precision\n");
+                        MPI_Abort(MPI_COMM_WORLD, 2);
+                    }
+                    ref_allsum((double *)buf, work, (int)n);
+                } else if (blacs_p2p) {
+                    const blacs_int peer = np - 1, bn1 = bn > 0 ? bn : 1;
+                    if (type == 's') {
+                        if (me == 0) {
+                            Csgesd2d(ctxt, bn, 1, (float *)buf, bn1, 0, peer);
+                            Csgerv2d(ctxt, bn, 1, (float *)buf, bn1, 0, peer);
+                        } else if (me == peer) {
+                            Csgerv2d(ctxt, bn, 1, (float *)buf, bn1, 0, 0);
+                            Csgesd2d(ctxt, bn, 1, (float *)buf, bn1, 0, 0);
+                        }
+                    } else if (me == 0) {
+                        Cdgesd2d(ctxt, bn, 1, (double *)buf, bn1, 0, peer);
+                        Cdgerv2d(ctxt, bn, 1, (double *)buf, bn1, 0, peer);
+                    } else if (me == peer) {
+                        Cdgerv2d(ctxt, bn, 1, (double *)buf, bn1, 0, 0);
+                        Cdgesd2d(ctxt, bn, 1, (double *)buf, bn1, 0, 0);
+                    }
                 } else if (is_p2p) {
                     const int peer = np - 1;
                     if (me == 0) {
@@ -241,7 +320,8 @@ int main(int argc, char **argv)
                 /* result check: broadcast gives 1, sums np(np+1)/2 (where it lands) */
                 if (!shared && !is_p2p && n > 0) {
                     int lands = strcmp(kind, "one") && strcmp(kind, "mpireduce") ? 1 : me == 0;
-                    double want = (!strcmp(kind, "bcast") || !strcmp(kind, "mpibcast"))
+                    double want = (!strcmp(kind, "bcast") || !strcmp(kind, "mpibcast") ||
+                                   !strcmp(kind, "refbcast"))
                                       ? 1.0 : 0.5 * np * (np + 1.0);
                     if (lands)
                         for (long i = 0; i < n; i++) {
@@ -278,8 +358,9 @@ int main(int argc, char **argv)
         }
     }
     MPI_Op_free(&usum);
+    free(work);
     if (ctxt >= 0) Cblacs_gridexit(ctxt);
-    if (!is_mpi && !is_p2p) Cblacs_exit(1);
+    if ((!is_mpi && !is_p2p) || blacs_p2p) Cblacs_exit(1);
     if (shared) SMPI_SHARED_FREE(buf);
     else free(buf);
     MPI_Finalize();

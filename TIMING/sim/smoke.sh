@@ -23,6 +23,10 @@ chk 'within 10% for n >= 100: yes' "$out/fig7.txt"
 chk 'by more than the model says (+2%): yes' "$out/fig7.txt"
 chk 'every result correct: yes' "$out/fig7.txt"
 if grep -q 'WRONG' "$out"/*.csv; then fail=$((fail + 1)); echo "a simulated result was wrong"; else pass=$((pass + 1)); fi
+chk 'against the BLACS point-to-point' "$out/collmark.txt"
+chk 'leave-on-all sum never behind the reference: yes' "$out/trees.txt"
+chk 'within the reference plus the source share (bound): yes' "$out/trees.txt"
+chk 'the broadcast source returns within one message time (it does not wait): yes' "$out/trees.txt"
 [ -s "$out/bench_sim.csv" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "no bench_sim.csv"; }
 chk '^[0-9]* passed, 0 failed' "$out/scale.txt" # the correctness run at scale (scale.sh)
 [ $mrc = 0 ] || { fail=$((fail + 1)); echo "make simulate failed:"; tail -5 "$out/log"; }
