@@ -47,11 +47,7 @@ void bi_bcast_pipe(bi_coll *c)
     rq[0] = bi_irecv(c, prev, SEG(0), c->tag);
     for (size_t s = 0; s < k; s++) {
         if (s + 1 < k) rq[(s + 1) & 1] = bi_irecv(c, prev, SEG(s + 1), c->tag);
-        MPI_Status st;
-        size_t n = FIRST(s + 1) - FIRST(s);
-        bi_wait(&rq[s & 1], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, prev), c->tag,
-                n * c->isize);
-        bi_recv_check(c, &st, n);
+        bi_irecv_wait(c, &rq[s & 1], prev, FIRST(s + 1) - FIRST(s), c->tag);
         if (d < np - 1) bi_isend(c, next, SEG(s), c->tag);
     }
 #undef SEG

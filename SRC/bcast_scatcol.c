@@ -87,12 +87,7 @@ void bi_bcast_scatcol(bi_coll *c)
         int ns = runs(c, sfirst, nb, off, len);
         for (int i = 0; i < ns; i++)
             bi_isend(c, absrank(c, to), c->buf + off[i] * c->isize, len[i], c->tag + 1);
-        for (int i = 0; i < nrq; i++) {
-            MPI_Status st;
-            bi_wait(&rq[i], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, absrank(c, from)),
-                    c->tag + 1, rlen[i] * c->isize);
-            bi_recv_check(c, &st, rlen[i]);
-        }
+        for (int i = 0; i < nrq; i++) bi_irecv_wait(c, &rq[i], absrank(c, from), rlen[i], c->tag + 1);
     }
 }
 

@@ -322,6 +322,9 @@ void bi_fwd(bi_coll *c, int to, const void *p, size_t items, int tag);
 void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag);   /* blocking */
 int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag);        /* returns source */
 MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag);
+/* wait for a receive bi_irecv posted (items from scope rank from) and check
+ * that exactly items arrived */
+void bi_irecv_wait(bi_coll *c, MPI_Request *r, int from, size_t items, int tag);
 /* a message shorter than its receive is no MPI error, but here always a
  * mistake (the sender's element count differs): error unless the status
  * says exactly items arrived (bi_recv checks; bi_irecv's waiters call it) */

@@ -49,13 +49,12 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
     for (int first = serial ? 1 : w; next < first;) POST(next);
     for (int done = 0; done < n; done++) {
         int s = done % w;
-        MPI_Status st;
-        if (ordered)
-            bi_wait(&req[s], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, from[done]), tag,
-                    bytes);
-        else
+        if (ordered) bi_irecv_wait(c, &req[s], from[done], c->count, tag);
+        else {
+            MPI_Status st;
             BI_MPI(MPI_Waitany(w, req, &s, &st), "MPI_Waitany");
-        bi_recv_check(c, &st, c->count); /* a short contribution is an error */
+            bi_recv_check(c, &st, c->count); /* a short contribution is an error */
+        }
         if (serial && next < n) POST(next % w); /* the other slot, combined last time */
         c->op->fn(c->buf, wb->data + (size_t)s * bytes, c->count, c->op);
         if (!serial && next < n) POST(s);

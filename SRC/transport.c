@@ -145,6 +145,13 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
     return from_rank(c, st.MPI_SOURCE);
 }
 
+void bi_irecv_wait(bi_coll *c, MPI_Request *r, int from, size_t items, int tag)
+{
+    MPI_Status st;
+    bi_wait(r, &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, from), tag, items * c->isize);
+    bi_recv_check(c, &st, items);
+}
+
 void bi_recv_check(bi_coll *c, const MPI_Status *st, size_t items)
 {
     /* past INT_MAX items MPI_Get_count cannot answer; those arrive with
