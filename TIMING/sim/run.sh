@@ -151,7 +151,8 @@ for mach in i860 paragon cm5 sp1; do
       if (k > 0 && $9 > 0) {
         den = ($2 == "bcast") ? $7 : $9; e = ($7 - $9) / den; if (e < 0) e = -e
         if (e > re[key]) re[key] = e
-        if ($2 == "bcast") { es = ($8 - $10) / $8; if (es < 0) es = -es; if (es > res[key]) res[key] = es }
+        # a source that returns at once (simulated 0) has no relative error
+        if ($2 == "bcast" && $8 > 0) { es = ($8 - $10) / $8; if (es < 0) es = -es; if (es > res[key]) res[key] = es; hasres[key] = 1 }
       }
       if (k == 50000) { t50[key] = $7; p50[key] = $9 }
       f0 = ($2 == "bcast" || $2 == "mpibcast") ? "_bcast.dat" : "_comb.dat"
@@ -171,7 +172,7 @@ for mach in i860 paragon cm5 sp1; do
         c1 = (kk[1] == "mpibcast") ? "MPI" : kk[2]
         c3 = (p50[order[i]] > 0) ? sprintf("%.2f", p50[order[i]] / 1000) : "-"
         c4 = (kk[1] == "mpibcast") ? "-" : sprintf("%.2f", 100 * re[order[i]])
-        c5 = (kk[1] == "mpibcast") ? "-" : sprintf("%.2f", 100 * res[order[i]])
+        c5 = (kk[1] == "mpibcast" || !hasres[order[i]]) ? "-" : sprintf("%.2f", 100 * res[order[i]])
         c6 = wrong[order[i]] ? "  WRONG RESULT" : ""
         printf "  %-4s %-24s %10.2f %10s %8s%% %8s%%%s\n", c1, name, t50[order[i]] / 1000, c3, c4, c5, c6
       }
