@@ -1,6 +1,6 @@
 /*
  * fentry_support.c -- Fortran-callable support routines.  A Fortran system
- * context is a Fortran MPI communicator handle (spec 4.1), converted with
+ * context is a Fortran MPI communicator handle (as in the reference), converted with
  * MPI_Comm_f2c (what the INSTALL probe checked works).  Every name is
  * exported under all Fortran spellings (fname.h); the reference gives
  * sys2blacs_handle_, blacs2sys_handle_, free_blacs_system_handle_ only one.

@@ -1,4 +1,4 @@
-# TESTING/clients.mk -- real clients of the library (issue 9); included by
+# TESTING/clients.mk -- real clients of the library; included by
 # the top-level Makefile after its own rules.
 #
 #   make example          the LAWN 73 appendix A example (BLACS 1.1 version)
@@ -98,7 +98,7 @@ install-check: lib
 XTRA_BINS += $(CLIENT_BINS)
 tests: $(CLIENT_BINS)
 
-# ---- Fortran name mangling (issue 19) ----------------------------------------
+# ---- Fortran name mangling ----------------------------------------------------
 # TESTING/fmangle.f90 compiled with each naming convention gfortran offers,
 # linked against the static and the shared library (run with rpath to ours)
 FMANGLE_default :=

@@ -1,4 +1,4 @@
-# TESTING/mkl.mk -- Intel MKL's ScaLAPACK on our BLACS (issue 19); included
+# TESTING/mkl.mk -- Intel MKL's ScaLAPACK on our BLACS; included
 # by the top-level Makefile.
 #
 # When Debian's MKL packages are installed (non-free: libmkl-scalapack-lp64,

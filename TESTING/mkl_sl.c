@@ -1,5 +1,5 @@
 /*
- * mkl_sl.c -- Intel MKL's ScaLAPACK on a BLACS (issue 19).  Built twice
+ * mkl_sl.c -- Intel MKL's ScaLAPACK on a BLACS.  Built twice
  * (TESTING/mkl.mk): linked with our libblacs in place of MKL's BLACS, and
  * with MKL's own BLACS; TESTING/run_mkl_diff.sh runs both and requires
  * every result to be bit-identical.

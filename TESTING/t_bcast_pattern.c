@@ -1,11 +1,11 @@
 /*
  * t_bcast_pattern.c -- who sends to whom, in which order, for every
- * broadcast topology (LAWN 73 4.3, spec 7), read back from the message
+ * broadcast topology (LAWN 73 4.3), read back from the message
  * trace (BLACS_TRACE; one line per message sent: ctx scope from to bytes
  * tag step top).  Each process compares the sends it made with the pattern
  * the paper and the spec define, written out below from their text and
  * anchored by literal tables for root 0 on 7 and 8 processes.  Also: the
- * message IDs each broadcast consumes (spec 7: 1, or 2 for 'H' on a
+ * message IDs each broadcast consumes (1, or 2 for 'H' on a
  * non-power of two; 2 for our 'C'), every message of an operation on its
  * own ID, ' ' sending nothing through the BLACS, and 'A' choosing the same
  * pattern on every process.  Run on 7 and on 8 processes.
@@ -31,7 +31,7 @@ static void edge(pattern *p, int from, int to, long items, int tagoff)
 
 /* ---- the patterns, in distances from the root (rotated by gen()) ----- */
 
-/* multiring / paths (4.3.1; spec 7 'M'): nodes 1..np-1 by distance, cut into
+/* multiring / paths (LAWN 73 4.3.1): nodes 1..np-1 by distance, cut into
  * |nr| paths, the first (np-1) mod |nr| one longer; root to each head,
  * nearest path first; dir -1 walks the ring downwards */
 static void pat_paths(pattern *p, int nr, int dir)

@@ -3,11 +3,11 @@
  * from the BLACS_TRACE files (one line per message: ctx scope from to bytes
  * tag step top).  Each case runs in its own grid (1 x Np, scope 'All'), and
  * the multiset of (from, to, bytes) it sent is compared with the pattern
- * derived here from the papers and the spec:
+ * derived here from the papers and the reference BLACS:
  *   tree   : '1', '2', '3' fan-in (LAWN 73 5.4.1) to a destination, and
- *            leave-on-all with the binomial broadcast back from 0 (spec 8.3)
+ *            leave-on-all with the binomial broadcast back from 0
  *   bidir  : 'H' leave-on-all (LAWN 73 5.4.2: fold, XOR exchanges, unfold)
- *   mring  : 'I', 'D', 'S', 'M' chains toward the destination (spec 8.3)
+ *   mring  : 'I', 'D', 'S', 'M' chains toward the destination
  *   hybrid : 'Y' below and above LAWN 29 Theorem 1's switch point, with
  *            BLACS_ALPHA/BETA/GAMMA set by the runner (1000, 0.01, 0.01)
  * Usage: BLACS_TRACE=prefix t_comb_pattern tree|bidir|mring|hybrid
@@ -99,7 +99,7 @@ static void check(const char *what, blacs_int ctxt)
     nex = 0;
 }
 
-/* multiring chains (spec 8.3): nr rings, sign = direction */
+/* multiring chains: nr rings, sign = direction */
 static void exp_mring(int dest, int nr, long b)
 {
     int dir = nr > 0 ? 1 : -1, a = abs(nr) < np - 1 ? abs(nr) : np - 1, L = (np - 1) / a;
@@ -112,7 +112,7 @@ static void exp_mring(int dest, int nr, long b)
 }
 
 /* multi-path broadcast from 0 with a paths, increasing ranks, the first
- * (np-1) mod a paths one longer (spec 7 'M') */
+ * (np-1) mod a paths one longer, as 'M' broadcasts */
 static void exp_mpath_up(int a, long b)
 {
     int n1 = np - 1, base = n1 / a, ext = n1 % a, s = 1;

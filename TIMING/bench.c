@@ -1,5 +1,5 @@
 /*
- * bench.c -- the timer of `make bench` (issue 13): each BLACS operation
+ * bench.c -- the timer of `make bench`: each BLACS operation
  * next to MPI's own primitive, in one program on 2 processes, so that both
  * see the same machine at the same moment.  Built twice from this source,
  * like the LAWN 73 timers: against this library and (TIMING_REF) against
@@ -133,7 +133,7 @@ static int check(int op, long n)
     blacs_op(op, n); /* the echo: both end with rank 0's data */
     for (long i = 0; i < n && !bad; i++) {
         long v0 = (i * 7) % 11 - 5, v1 = (i * 7 + 3) % 11 - 5, mx, own;
-        /* absolute-value maximum; ties go to the lower process (spec 9) */
+        /* absolute-value maximum; ties go to the lower process */
         long a0 = v0 < 0 ? -v0 : v0, a1 = v1 < 0 ? -v1 : v1;
         if (a1 > a0) mx = v1, own = 1;
         else mx = v0, own = 0;

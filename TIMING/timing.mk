@@ -13,7 +13,7 @@
 # Knobs: TIMING_NP (2), TIMING_OUT (TIMING/out), REFBLACS (path of the
 # reference library, empty to leave it out), TIMING_QUICK=1 (tiny sizes).
 #
-#   make bench      issue 13's side-by-side table, in under 3 minutes: point-to-
+#   make bench      the side-by-side table, in under 3 minutes: point-to-
 #                   point echo, broadcast, sum and absolute-value maxima (TOP ' ')
 #                   of ours, MPI's primitives and the reference BLACS on 2
 #                   processes, n = 1 .. 10^6 (medians of alternated runs), and,
@@ -64,7 +64,7 @@ $(TDIR)/tanalyze: TIMING/tanalyze.c TIMING/tstat.h TIMING/model_api.h $(CONFIG) 
 .PHONY: timing-bins bench
 timing-bins: $(TIMING_BINS)
 
-# Intel MKL's BLACS for MPICH as a third peer (issue 19), when installed
+# Intel MKL's BLACS for MPICH as a third peer, when installed
 MKLBLACS ?= $(firstword $(wildcard /usr/lib/*-linux-gnu/libmkl_blacs_intelmpi_lp64.so))
 TIMING_MKLB := $(if $(and $(MKLBLACS),$(filter 4,$(INTSIZE)),$(if $(MPIFLAVOUR),,mpich)),$(TDIR)/mkl/bench)
 $(TDIR)/mkl/bench: TIMING/bench.c $(TIMING_HDRS)
