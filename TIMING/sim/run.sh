@@ -51,7 +51,7 @@ sim() {
   rc=$(sim_status "$rc" "$log.err")
   if [ $rc != 0 ]; then echo "run.sh: simulation failed (rc $rc): $pf np=$np $*; see $log.err" >&2; return $rc; fi
 }
-rows() { grep -E '^[A-Za-z0-9_]+,(bcast|all|one|mpibcast|mpiallreduce|mpireduce|p2p),' "$@"; }
+rows() { grep -E '^[A-Za-z0-9_]+,(bcast|all|one|mpibcast|mpiallreduce|mpireduce|p2p|blacsp2p),' "$@"; }
 HDR="label,kind,top,np,n,bytes,max_us,src_us,pred_max_us,pred_src_us,check"
 rm -f "$RAW"/* "$OUT"/*.dat
 t00=$(date +%s)

@@ -24,6 +24,7 @@ chk 'by more than the model says (+2%): yes' "$out/fig7.txt"
 chk 'every result correct: yes' "$out/fig7.txt"
 if grep -q 'WRONG' "$out"/*.csv; then fail=$((fail + 1)); echo "a simulated result was wrong"; else pass=$((pass + 1)); fi
 chk 'against the BLACS point-to-point' "$out/collmark.txt"
+if grep -qE ' (inf|nan|-nan)( |$)' "$out/collmark.txt"; then fail=$((fail + 1)); echo "collmark.txt has a ratio without its T_p2p"; else pass=$((pass + 1)); fi
 chk 'leave-on-all sum never behind the reference: yes' "$out/trees.txt"
 chk 'within the reference plus the source share (bound): yes' "$out/trees.txt"
 chk 'the broadcast source returns within one message time (it does not wait): yes' "$out/trees.txt"
