@@ -67,7 +67,7 @@ int main(int argc, char **argv)
                 } else {
                     memset(a, 0, (size_t)n * sizeof *a);
                     Cdgebr2d(ctxt, "R", top, (blacs_int)n, 1, a, (blacs_int)n, 0, 0);
-                    TU_CHECK(check(a, n, k) == 0, "TOP '%c', column %d waited on", *t, c);
+                    TU_CHECK(check(a, n, k) == 0, "TOP '%c', column %ld waited on", *t, (long)c);
                     tok[0] = (double)c;
                     Cdgesd2d(ctxt, 4, 1, tok, 4, 0, waiter);
                 }
