@@ -77,8 +77,7 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
         c.shape = s;
     } else {
         b = bi_buf_get(c.count * c.isize);
-        if (sender && contig) memcpy(b->data, A, c.count * c.isize);
-        else if (sender) bi_pack(s, A, b->data);
+        if (sender) bi_pack(s, A, b->data);
         c.buf = b->data;
         c.owner = b;
     }

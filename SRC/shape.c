@@ -132,14 +132,19 @@ static void copy_cols(const bi_shape *s, char *A, char *buf, int pack)
     }
 }
 
+/* a shape that lies as one block is one copy, whatever its N */
 void bi_pack(const bi_shape *s, const void *A, void *buf)
 {
-    if (s->m > 0 && s->n > 0) copy_cols(s, (char *)A, buf, 1);
+    if (s->m <= 0 || s->n <= 0) return;
+    if (bi_shape_contig(s)) memcpy(buf, A, bi_shape_count(s) * bi_types[s->type].size);
+    else copy_cols(s, (char *)A, buf, 1);
 }
 
 void bi_unpack(const bi_shape *s, const void *buf, void *A)
 {
-    if (s->m > 0 && s->n > 0) copy_cols(s, A, (char *)buf, 0);
+    if (s->m <= 0 || s->n <= 0) return;
+    if (bi_shape_contig(s)) memcpy(A, buf, bi_shape_count(s) * bi_types[s->type].size);
+    else copy_cols(s, A, (char *)buf, 0);
 }
 
 /* M x N items of el with columns ld bytes apart (es bytes per item): a new

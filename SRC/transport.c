@@ -93,7 +93,7 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * scope has called it.  The source of a broadcast (scope rank c->root) is
  * the one process outside that rule, so bi_fwd never waits there: its
  * sends go out together. */
-static void isend(bi_coll *c, int to, const void *p, size_t items, int tag)
+void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
     grow(&c->reqs);
     traced(c, to, items, tag);
@@ -103,15 +103,10 @@ static void isend(bi_coll *c, int to, const void *p, size_t items, int tag)
     bi_mpicount_free(&k);
 }
 
-void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
-{
-    isend(c, to, p, items, tag);
-}
-
 void bi_fwd(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
     if (c->reqs.n && c->me != c->root) bi_waitall(c);
-    isend(c, to, p, items, tag);
+    bi_isend(c, to, p, items, tag);
 }
 
 void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag)
