@@ -181,6 +181,7 @@ struct bi_ctx {
     Int repeat, coherent;         /* WHAT 15, 16 */
     int lastsrc;                  /* vpid of the sender of the last message received */
     int *world;                   /* MPI_COMM_WORLD rank of each vpid (diagnostics) */
+    int *node;                    /* each vpid's node: the lowest vpid sharing its memory */
     Int syshandle;                /* C system handle made for GET 10, or -1 */
 };
 
@@ -196,6 +197,7 @@ extern struct bi_global {
     int trace;             /* message trace on */
     int stats;             /* BLACS_STATS: per-routine statistics */
     double hang_timeout;   /* BLACS_HANG_TIMEOUT: seconds before a wait is a hang (debug 2) */
+    int p2p_sched;         /* BLACS_P2P_SCHEDULE: 0 auto, 1 every peer on this node, 2 every peer across a network */
 } bi_g;
 
 /* the call in progress and the last one completed (global.c; written by

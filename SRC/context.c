@@ -128,6 +128,10 @@ void bi_init(void)
     const char *st = getenv("BLACS_STATS");
     bi_g.stats = st && *st && *st != '0';
     bi_g.hang_timeout = env_double("BLACS_HANG_TIMEOUT", 10.0);
+    {
+        const char *e = getenv("BLACS_P2P_SCHEDULE");
+        bi_g.p2p_sched = e && *e == 'n' ? (e[1] == 'o' ? 1 : 2) : 0; /* "node" / "net" */
+    }
     bi_g.initialized = 1;
     at_finalize_hook();
 }
@@ -241,6 +245,30 @@ void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol)
                  (long)nprow, (long)npcol, size);
 }
 
+/* Which processes of the grid share a node's memory (MPI_COMM_TYPE_SHARED),
+ * so that point-to-point can send each peer the way its transport likes
+ * (p2p.c).  Made with the grid, like the scopes' communicators: no later
+ * first use synchronises.  SimGrid's SMPI: one node, the simulated
+ * schedule stays the one its figures were taken with. */
+static void node_map(bi_ctx *c, const char *routine)
+{
+    int lead = c->iam;
+#ifndef SMPI_H
+    MPI_Comm nc;
+    BI_MPI_IN(MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &nc),
+              "MPI_Comm_split_type", c->handle, routine);
+    BI_MPI_IN(MPI_Allreduce(&c->iam, &lead, 1, MPI_INT, MPI_MIN, nc), "MPI_Allreduce", c->handle,
+              routine);
+    BI_MPI_IN(MPI_Comm_free(&nc), "MPI_Comm_free", c->handle, routine);
+    BI_MPI_IN(MPI_Allgather(&lead, 1, MPI_INT, c->node, 1, MPI_INT, c->comm), "MPI_Allgather",
+              c->handle, routine);
+#else
+    for (int i = 0; i < c->np; i++) c->node[i] = 0;
+    (void)lead;
+    (void)routine;
+#endif
+}
+
 void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
                 const char *routine)
 {
@@ -332,6 +360,8 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
         BI_MPI_IN(MPI_Group_free(&wg), "MPI_Group_free", h, routine);
         free(seq);
     }
+    c->node = bi_alloc(NULL, (size_t)np * sizeof(int), routine, "the grid's nodes");
+    node_map(c, routine);
     bi_msgid_setup(c);
     bi_error_grid(h, c->myrow, c->mycol);
     *ctxt = h;
@@ -360,6 +390,7 @@ void bi_gridexit(Int h, const char *routine)
     BI_MPI_IN(MPI_Comm_free(&c->ucomm), "MPI_Comm_free", h, routine);
     bi_msgid_free(c);
     free(c->world);
+    free(c->node);
     free(c);
     ctxs[h] = NULL;
     bi_error_grid(h, -1, -1);

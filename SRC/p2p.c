@@ -55,10 +55,32 @@ int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
  * against 1.40 and 1.32 for this one). */
 #define SEG0 ((size_t)40960)
 #define SEGMAX (16 * SEG0)
+/* Across a network the pieces cost more than they hide.  Each one is a
+ * message of its own, and over TCP (UCX's tcp transport, Open MPI's tcp
+ * BTL) a message of this size goes by rendezvous, one more round trip per
+ * piece, while the copy they overlap is small next to the wire time.  On
+ * issue 21's two-host bed, one piece (copy, then one MPI_Isend) took 1.02 /
+ * 1.12 times MPI_Send at 10^4 / 10^5 doubles against 1.60 / 1.24 for the
+ * shared-memory schedule; at 10^6 both were about 1.2.  So a peer on
+ * another node gets pieces from about 1 MB on (SEG0_NET, again not a power
+ * of two), doubling to 4 MB: messages up to a megabyte go whole, and a
+ * longer one still overlaps the copy of piece j+1 with piece j's transfer.
+ * Which schedule a pair uses depends only on the pair (c->node), so both
+ * ends agree; BLACS_P2P_SCHEDULE=node or net forces one for every peer
+ * (tests, measurements). */
+#define SEG0_NET (25 * SEG0)
+#define SEGMAX_NET (4 * SEG0_NET)
 
-static size_t piece_elems(int j, size_t es)
+/* does the pair (me, peer) of grid c use the network schedule? */
+static int net_peer(const bi_ctx *c, int peer)
 {
-    size_t b = j < 4 ? SEG0 << j : SEGMAX;
+    if (bi_g.p2p_sched) return bi_g.p2p_sched == 2;
+    return c->node[peer] != c->node[c->iam];
+}
+
+static size_t piece_elems(int j, size_t es, int net)
+{
+    size_t b = net ? (j < 2 ? SEG0_NET << j : SEGMAX_NET) : (j < 4 ? SEG0 << j : SEGMAX);
     return b / es; /* SEG0 is a multiple of 16: whole elements of every type */
 }
 
@@ -137,7 +159,8 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     const int contig = bi_shape_contig(s);
     int tag = bi_msgid_p2p_send(c, dest, 1);
     bi_buf *b = bi_buf_take(nb);
-    if (nb < SEG0) {
+    const int net = net_peer(c, dest);
+    if (nb < (net ? SEG0_NET : SEG0)) {
         if (contig) {
             if (nb) memcpy(b->data, A, nb);
         } else bi_pack(s, A, b->data);
@@ -147,7 +170,7 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
         if (!contig) walk_start(&w, s, (void *)A, 0);
         size_t e = 0;
         for (int j = 0;; j++) {
-            size_t full = piece_elems(j, es), k = n - e < full ? n - e : full;
+            size_t full = piece_elems(j, es, net), k = n - e < full ? n - e : full;
             if (contig) memcpy(b->data + e * es, (const char *)A + e * es, k * es);
             else walk_copy(&w, b->data + e * es, k, 1);
             isend(c, b, e * es, k, t, dest, tag, routine);
@@ -236,12 +259,13 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
      * A shape of a piece or more is received into the scratch run from
      * piece 0 on, the later pieces' way: piece 0's count is then one of
      * elements (recv_piece). */
-    size_t p0 = piece_elems(0, es), got;
+    const int net = net_peer(c, src);
+    size_t p0 = piece_elems(0, es, net), got;
     const int inplace = contig || (bi_bcast_mpi_inplace() && n < p0);
     bi_buf *scratch = NULL;
     walk w;
     if (!inplace) {
-        scratch = bi_buf_take(n < p0 ? n * es : SEGMAX);
+        scratch = bi_buf_take(n < p0 ? n * es : (net ? SEGMAX_NET : SEGMAX));
         walk_start(&w, s, A, 0);
         got = recv_piece(c, s, scratch->data, n < p0 ? n : p0, el, src, tag, 1, routine);
         walk_copy(&w, scratch->data, got, 0);
@@ -250,7 +274,7 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     if (got == p0) { /* a full first piece: a long message, more pieces follow */
         size_t e = p0;
         for (int j = 1;; j++) {
-            size_t full = piece_elems(j, es), cap = n - e < full ? n - e : full;
+            size_t full = piece_elems(j, es, net), cap = n - e < full ? n - e : full;
             if (contig) got = recv_piece(c, s, (char *)A + e * es, cap, el, src, tag, 1, routine);
             else {
                 got = recv_piece(c, s, scratch->data, cap, el, src, tag, 1, routine);

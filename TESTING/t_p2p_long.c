@@ -33,7 +33,11 @@ static const struct {
     {'Z', 2 * sizeof(double), (gesd_t)Czgesd2d, (gesd_t)Czgerv2d, (trsd_t)Cztrsd2d, (trsd_t)Cztrrv2d},
 };
 
-enum { SEG0 = 40960 }; /* first piece, bytes (SRC/p2p.c); boundaries at 1, 3, 7, 15, 31 x SEG0, then +16 */
+/* first piece, bytes (SRC/p2p.c): boundaries at 1, 3, 7, 15, 31 x SEG0,
+ * then +16; with BLACS_P2P_SCHEDULE=net (the schedule of peers on other
+ * nodes) 25 x 40960, boundaries at 1, 3, 7, 11, ... (3 + 4k) x SEG0, so
+ * 31 and 47 x SEG0 are boundaries of both */
+static long SEG0 = 40960;
 
 static blacs_int ctxt, me;
 static int seedno;
@@ -113,7 +117,7 @@ static void boundaries(void)
                         mn[k][0] + 7);
     /* a shorter message into a larger shape, across piece boundaries */
     one(2, NULL, NULL, 3 * SEG0 / 8 + 5, 1, 3 * SEG0 / 8 + 5, 2 * SEG0 / 8, 4, 2 * SEG0 / 8);
-    one(2, NULL, NULL, SEG0 / 8, 1, SEG0 / 8, 101, 700, 103);
+    one(2, NULL, NULL, SEG0 / 8, 1, SEG0 / 8, 101, (blacs_int)(SEG0 / 8 / 101 + 650), 103);
     one(4, NULL, NULL, 1000, 1, 1000, 5 * SEG0 / 16, 1, 5 * SEG0 / 16);
 }
 
@@ -158,6 +162,8 @@ int main(int argc, char **argv)
     tu_init(&argc, &argv);
     blacs_int np;
     Cblacs_pinfo(&me, &np);
+    const char *sched = getenv("BLACS_P2P_SCHEDULE");
+    if (sched && !strcmp(sched, "net")) SEG0 *= 25;
     if (np != 2) {
         if (me == 0) fprintf(stderr, "t_p2p_long: run on 2 processes\n");
         Cblacs_exit(0);
