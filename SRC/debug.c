@@ -94,9 +94,12 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
               : (bi_cur.kind == 'c' && (bi_cur.rr == -1 || bi_cur.rc == -1)) ? -1
                                                                               : bi_scope_rank(s, bi_cur.rr, bi_cur.rc);
     all = bi_alloc(NULL, (size_t)s->np * sizeof *all, NULL, "the cross-check");
+    /* blocking: a member that never comes is left to the long-wait warning */
+    bi_watch_begin('c', -1, -1, sizeof me);
     BI_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE,
                          bi_scope_comm(s)),
            "MPI_Allgather");
+    bi_watch_end();
     /* compare with the first process of the scope that is the root (or 0) */
     int ref = 0;
     for (int k = 0; k < s->np; k++)
