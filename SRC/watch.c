@@ -57,7 +57,9 @@ void bi_watch_mark(const char *outside, char dir, int peer, int tag, size_t byte
     atomic_store_explicit(&rec.rc, (long long)c->rc, RLX);
     atomic_store_explicit(&rec.count, c->count, RLX);
     atomic_store_explicit(&rec.bytes, bytes, RLX);
-    int k = c->routine ? (unsigned char)c->kind | (unsigned char)c->scope << 8 | (unsigned char)c->top << 16 : 0;
+    int k = 0;
+    if (c->routine)
+        k = (unsigned char)c->kind | (unsigned char)c->scope << 8 | (unsigned char)c->top << 16;
     atomic_store_explicit(&rec.kind, k | (unsigned char)dir << 24, RLX);
     atomic_store_explicit(&rec.peer, peer, RLX);
     atomic_store_explicit(&rec.tag, tag, RLX);
