@@ -13,9 +13,11 @@ static void bcast(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype 
         /* non-blocking, so BLACS_DEBUG=2 notices a hang */
         MPI_Request r;
         BI_MPI(MPI_Ibcast(p, n, dt, c->root, comm, &r), "MPI_Ibcast");
-        bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, bytes);
+        bi_wait(&r, MPI_STATUS_IGNORE, 'c', -1, -1, bytes);
     } else {
+        bi_watch_begin('c', -1, -1, bytes);
         BI_MPI(MPI_Bcast(p, n, dt, c->root, comm), "MPI_Bcast");
+        bi_watch_end();
     }
 }
 

@@ -198,6 +198,7 @@ extern struct bi_global {
     int stats;             /* BLACS_STATS: per-routine statistics */
     double hang_timeout;   /* BLACS_HANG_TIMEOUT: seconds before a wait is a hang (debug 2) */
     int p2p_sched;         /* BLACS_P2P_SCHEDULE: 0 auto, 1 every peer on this node, 2 every peer across a network */
+    double wait_warn;      /* BLACS_WAIT_WARN: seconds before a wait is reported (watch.c) */
 } bi_g;
 
 /* the call in progress and the last one completed (global.c; written by
@@ -218,12 +219,37 @@ void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const
               const bi_shape *s, Int rr, Int rc);
 void bi_leave(void);
 /* wait for one request; notices hangs at BLACS_DEBUG >= 2 and counts waiting
- * time for BLACS_STATS.  peer: rank in comm (MPI_ANY_SOURCE, or -1 if none).
- * An MPI error stops the job (BI_MPI), so it returns MPI_SUCCESS. */
-int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, size_t bytes);
+ * time for BLACS_STATS.  What it waits for (for reports): dir 'r' a message
+ * from grid rank peer (MPI_ANY_SOURCE: any), 's' this process's sends (to
+ * grid rank peer, or several if peer < 0), 'c' an MPI collective.  An MPI
+ * error stops the job (BI_MPI), so it returns MPI_SUCCESS. */
+int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t bytes);
 /* report a hang (what we wait in, what completed last) and stop the job */
-BI_NORETURN void bi_hang(MPI_Comm comm, int peer, int tag, size_t bytes, double waited);
+BI_NORETURN void bi_hang(char dir, int peer, int tag, size_t bytes, double waited);
+/* "Cdgerv2d (point-to-point receive, context 0, ...)" */
+void bi_call_text(const bi_call *c, char *out, size_t n);
+/* "a message from rank 1 of the grid, message ID 17, 800 bytes" (dir, peer as bi_wait) */
+void bi_wait_text(char dir, int peer, int tag, size_t bytes, char *out, size_t n);
 void bi_stats_report(void);
+
+/* ---- the long-wait warning (watch.c): a thread, started by bi_init unless
+ * BLACS_WAIT_WARN=0, warns once about a wait in progress for that long.
+ * Every wait marks itself (bi_watch_begin ... bi_watch_end, dir and peer as
+ * bi_wait's); bi_wait does so itself.  outside names the routine when no
+ * entry point is in progress (bi_cur.routine NULL). */
+extern int bi_watch_on; /* the thread runs; read by the main thread only */
+void bi_watch_mark(const char *outside, char dir, int peer, int tag, size_t bytes);
+void bi_watch_done(void);
+static inline void bi_watch_begin(char dir, int peer, int tag, size_t bytes)
+{
+    if (bi_watch_on) bi_watch_mark(NULL, dir, peer, tag, bytes);
+}
+static inline void bi_watch_end(void)
+{
+    if (bi_watch_on) bi_watch_done();
+}
+void bi_watch_start(double seconds); /* no thread if seconds <= 0 or under SMPI */
+void bi_watch_stop(void);            /* joins it; bi_watch_start may follow */
 
 void bi_init(void);                          /* PINFO's work: MPI up, state ready */
 void bi_atexit(void (*fn)(void));            /* cleanup run by BLACS_EXIT (e.g. MPI_Op_free) */
@@ -271,7 +297,7 @@ MPI_Request *bi_buf_req(bi_buf *b, int peer_world_rank); /* slot for one more se
 void bi_buf_post(bi_buf *b);                 /* sends posted: to the active queue */
 void bi_buf_release(bi_buf *b);              /* not used for sends: back to ready/free */
 void bi_poll(void);                          /* test the active queue (every BLACS call) */
-void bi_buf_freeall(int wait);               /* FREEBUFF / EXIT */
+void bi_buf_freeall(int wait, const char *routine); /* FREEBUFF / EXIT (routine names it) */
 size_t bi_buf_hwm(void);                     /* most bytes ever held (BLACS_STATS) */
 int bi_buf_active_count(void);
 

@@ -256,6 +256,7 @@ static bi_buf *take(size_t n, int polled)
     if (!head || cap_hopeless(n)) out_of_space(n, 0, why);
     double t0 = MPI_Wtime();
     MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* request errors: error.c */
+    bi_watch_begin('s', -1, -1, 0); /* BLACS_BUFWAIT may be longer than BLACS_WAIT_WARN */
     while (head && MPI_Wtime() - t0 < bi_g.bufwait) {
         if (!test_buf(head)) continue; /* MPI progresses while we ask */
         bi_buf *a = head;
@@ -263,6 +264,7 @@ static bi_buf *take(size_t n, int polled)
         free_buf(a);
         if ((b = alloc_buf(n))) break;
     }
+    bi_watch_end();
     bi_errh_restore(MPI_COMM_WORLD, uh);
     if (b) return b;
     out_of_space(n, MPI_Wtime() - t0, head ? "its receivers have not taken the buffered sends" : why);
@@ -304,14 +306,16 @@ void bi_buf_post(bi_buf *b)
     bi_poll();
 }
 
-void bi_buf_freeall(int wait)
+void bi_buf_freeall(int wait, const char *routine)
 {
     if (wait && head) {
         MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD);
         while (head) {
             bi_buf *b = head;
             for (int i = 0; i < b->nreq; i++) {
+                if (bi_watch_on) bi_watch_mark(routine, 's', -1, -1, 0);
                 int rc = MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
+                bi_watch_end();
                 if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Wait", b, i);
             }
             unlink_active(b);

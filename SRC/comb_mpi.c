@@ -162,9 +162,13 @@ static void reduce(const bi_coll *c, MPI_Comm comm, int all, void *sbuf, void *r
         MPI_Request r;
         if (all) BI_MPI(MPI_Iallreduce(s, rbuf, n, dt, op, comm, &r), "MPI_Iallreduce");
         else BI_MPI(MPI_Ireduce(sbuf, rbuf, n, dt, op, c->root, comm, &r), "MPI_Ireduce");
-        bi_wait(&r, MPI_STATUS_IGNORE, comm, -1, -1, c->count * c->isize);
-    } else if (all) BI_MPI(MPI_Allreduce(s, rbuf, n, dt, op, comm), "MPI_Allreduce");
-    else BI_MPI(MPI_Reduce(sbuf, rbuf, n, dt, op, c->root, comm), "MPI_Reduce");
+        bi_wait(&r, MPI_STATUS_IGNORE, 'c', -1, -1, c->count * c->isize);
+    } else {
+        bi_watch_begin('c', -1, -1, c->count * c->isize);
+        if (all) BI_MPI(MPI_Allreduce(s, rbuf, n, dt, op, comm), "MPI_Allreduce");
+        else BI_MPI(MPI_Reduce(sbuf, rbuf, n, dt, op, c->root, comm), "MPI_Reduce");
+        bi_watch_end();
+    }
 }
 
 /* the header reduced with MPI_MAX over the scope: the largest count and

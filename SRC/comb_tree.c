@@ -52,7 +52,9 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
         if (ordered) bi_irecv_wait(c, &req[s], from[done], c->count, tag);
         else {
             MPI_Status st;
+            bi_watch_begin('r', MPI_ANY_SOURCE, tag, bytes); /* any of the window's sources */
             BI_MPI(MPI_Waitany(w, req, &s, &st), "MPI_Waitany");
+            bi_watch_end();
             bi_recv_check(c, &st, c->count); /* a short contribution is an error */
         }
         if (serial && next < n) POST(next % w); /* the other slot, combined last time */

@@ -65,6 +65,7 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
         bi_stats_report();
         run_cleanups();
     }
+    bi_watch_stop();
     self_key = MPI_KEYVAL_INVALID; /* MPI frees the key with MPI_COMM_SELF */
     return MPI_SUCCESS;
 }
@@ -132,8 +133,10 @@ void bi_init(void)
         const char *e = getenv("BLACS_P2P_SCHEDULE");
         bi_g.p2p_sched = e && *e == 'n' ? (e[1] == 'o' ? 1 : 2) : 0; /* "node" / "net" */
     }
+    bi_g.wait_warn = env_double("BLACS_WAIT_WARN", 300.0);
     bi_g.initialized = 1;
     at_finalize_hook();
+    bi_watch_start(bi_g.wait_warn);
 }
 
 bi_ctx *bi_ctx_find(Int h)

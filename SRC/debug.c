@@ -12,6 +12,9 @@
  *                  element count and root, and report a mismatch precisely
  *   BLACS_STATS=1  per-routine statistics printed at BLACS_EXIT (table on
  *                  process 0, and CSV in BLACS_STATS_CSV if set)
+ * At every level a wait in progress for BLACS_WAIT_WARN seconds is reported
+ * once, by a thread of its own (watch.c); bi_wait_text and bi_call_text say
+ * what is waited for, here and there alike.
  * Every entry point brackets its work with bi_enter/bi_leave; with all of
  * this off they cost a few stores.
  */
@@ -58,7 +61,7 @@ static const char *kind_name(char k)
     }
 }
 
-static void describe(const bi_call *c, char *out, size_t n)
+void bi_call_text(const bi_call *c, char *out, size_t n)
 {
     if (!c->routine) {
         snprintf(out, n, "(nothing)");
@@ -91,9 +94,12 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
               : (bi_cur.kind == 'c' && (bi_cur.rr == -1 || bi_cur.rc == -1)) ? -1
                                                                               : bi_scope_rank(s, bi_cur.rr, bi_cur.rc);
     all = bi_alloc(NULL, (size_t)s->np * sizeof *all, NULL, "the cross-check");
+    /* blocking: a member that never comes is left to the long-wait warning */
+    bi_watch_begin('c', -1, -1, sizeof me);
     BI_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE,
                          bi_scope_comm(s)),
            "MPI_Allgather");
+    bi_watch_end();
     /* compare with the first process of the scope that is the root (or 0) */
     int ref = 0;
     for (int k = 0; k < s->np; k++)
@@ -115,7 +121,7 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
     free(all);
     if (why[0]) {
         char d[300];
-        describe(&bi_cur, d, sizeof d);
+        bi_call_text(&bi_cur, d, sizeof d);
         bi_error(ctx->handle, -1, bi_cur.routine, "BLACS_DEBUG=3 cross-check failed in %s: %s", d, why);
     }
 }
@@ -163,33 +169,42 @@ void bi_leave(void)
     bi_cur.routine = NULL;
 }
 
-/* ---- level 2: waits that notice a hang ------------------------------------ */
-void bi_hang(MPI_Comm comm, int peer, int tag, size_t bytes, double waited)
+void bi_wait_text(char dir, int peer, int tag, size_t bytes, char *out, size_t n)
 {
-    char now[300], last[300], who[64];
-    describe(&bi_cur, now, sizeof now);
-    describe(&bi_last, last, sizeof last);
-    if (peer == MPI_ANY_SOURCE) snprintf(who, sizeof who, "any process");
-    else if (peer >= 0) snprintf(who, sizeof who, "rank %d of the grid", peer);
-    else snprintf(who, sizeof who, "an MPI collective");
-    (void)comm;
+    char who[48] = "any process of the grid", id[40] = "", sz[32] = "";
+    if (peer >= 0) snprintf(who, sizeof who, "rank %d of the grid", peer);
+    if (tag >= 0) snprintf(id, sizeof id, ", message ID %d", tag);
+    if (bytes) snprintf(sz, sizeof sz, ", %zu bytes", bytes);
+    if (dir == 'c') snprintf(out, n, "the other processes of the scope in an MPI collective%s", sz);
+    else if (dir == 's' && peer < 0) snprintf(out, n, "its sends to be received%s", id);
+    else if (dir == 's') snprintf(out, n, "%s to take a message%s%s", who, id, sz);
+    else snprintf(out, n, "a message from %s%s%s", who, id, sz);
+}
+
+/* ---- level 2: waits that notice a hang ------------------------------------ */
+void bi_hang(char dir, int peer, int tag, size_t bytes, double waited)
+{
+    char now[300], last[300], what[200];
+    bi_call_text(&bi_cur, now, sizeof now);
+    bi_call_text(&bi_last, last, sizeof last);
+    bi_wait_text(dir, peer, tag, bytes, what, sizeof what);
     /* let every stuck process say its piece before the job stops */
     fprintf(stderr,
             "BLACS HANG (BLACS_DEBUG=2) on pnum %d: nothing arrived for %.0f s\n"
-            "  waiting in: %s\n  for: a message from %s, message ID %d, %zu bytes\n"
-            "  last completed: %s\n",
-            bi_g.world_rank, waited, now, who, tag, bytes, last);
+            "  waiting in: %s\n  for: %s\n  last completed: %s\n",
+            bi_g.world_rank, waited, now, what, last);
     fflush(stderr);
     struct timespec ts = {2, 0};
     nanosleep(&ts, NULL);
     bi_error(bi_cur.ctxt, -1, bi_cur.routine ? bi_cur.routine : "BLACS",
-             "hang detected: waited %.0f s in %s for a message from %s (ID %d)", waited, now, who, tag);
+             "hang detected: waited %.0f s in %s for %s", waited, now, what);
 }
 
-int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, size_t bytes)
+int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t bytes)
 {
     double t0 = (bi_g.stats || bi_g.debug >= 2) ? MPI_Wtime() : 0;
     MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* MPI_Wait's errors: error.c */
+    bi_watch_begin(dir, peer, tag, bytes);
     if (bi_g.debug >= 2) {
         int done = 0;
         long spins = 0;
@@ -197,13 +212,14 @@ int bi_wait(MPI_Request *r, MPI_Status *st, MPI_Comm comm, int peer, int tag, si
             BI_MPI(MPI_Test(r, &done, st), "MPI_Test");
             if (!done && (++spins & 1023) == 0) {
                 double w = MPI_Wtime() - t0;
-                if (w > bi_g.hang_timeout) bi_hang(comm, peer, tag, bytes, w);
+                if (w > bi_g.hang_timeout) bi_hang(dir, peer, tag, bytes, w);
                 bi_poll();
             }
         }
     } else {
         BI_MPI(MPI_Wait(r, st), "MPI_Wait");
     }
+    bi_watch_end();
     bi_errh_restore(MPI_COMM_WORLD, uh);
     if (bi_g.stats) bi_cur.twait += MPI_Wtime() - t0;
     return MPI_SUCCESS;

@@ -136,7 +136,7 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
     /* planted fault 5: a send that blocks until it is received */
     BI_MPI_IN(MPI_Issend(b->data + off, (int)k, t, dest, tag, c->comm, r), "MPI_Issend", c->handle,
               routine);
-    bi_wait(r, MPI_STATUS_IGNORE, c->comm, dest, tag, 0);
+    bi_wait(r, MPI_STATUS_IGNORE, 's', dest, tag, 0);
     b->nreq--;
 #else
     BI_MPI_IN(MPI_Isend(b->data + off, (int)k, t, dest, tag, c->comm, r), "MPI_Isend", c->handle,
@@ -183,22 +183,24 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
 
 /* wildcard receive: the next message of any allowed source is the one with
  * that source's next ID; poll the candidates until one is there */
-static int any_source(bi_ctx *c, Int rsrc, Int csrc, int *tag)
+static int any_source(bi_ctx *c, Int rsrc, Int csrc, int *tag, size_t bytes)
 {
     double t0 = MPI_Wtime();
+    bi_watch_begin('r', MPI_ANY_SOURCE, -1, bytes);
     for (;;) {
         for (int v = 0; v < c->np; v++) {
             if ((rsrc >= 0 && v / c->npcol != rsrc) || (csrc >= 0 && v % c->npcol != csrc)) continue;
             int t = bi_msgid_p2p_recv(c, v, 0), flag = 0;
             BI_MPI(MPI_Iprobe(v, t, c->comm, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
             if (flag) {
+                bi_watch_end();
                 *tag = t;
                 return v;
             }
         }
         bi_poll();
         if (bi_g.debug >= 2 && MPI_Wtime() - t0 > bi_g.hang_timeout)
-            bi_hang(c->comm, MPI_ANY_SOURCE, -1, 0, MPI_Wtime() - t0);
+            bi_hang('r', MPI_ANY_SOURCE, -1, bytes, MPI_Wtime() - t0);
     }
 }
 
@@ -217,9 +219,11 @@ static size_t recv_piece(bi_ctx *c, const bi_shape *s, void *p, size_t cnt, MPI_
         MPI_Request r;
         rc = MPI_Irecv(p, (int)cnt, t, src, tag, c->comm, &r);
         if (rc == MPI_SUCCESS)
-            rc = bi_wait(&r, &st, c->comm, src, tag, bi_shape_count(s) * bi_types[s->type].size);
+            rc = bi_wait(&r, &st, 'r', src, tag, bi_shape_count(s) * bi_types[s->type].size);
     } else {
+        bi_watch_begin('r', src, tag, bi_shape_count(s) * bi_types[s->type].size);
         rc = MPI_Recv(p, (int)cnt, t, src, tag, c->comm, &st);
+        bi_watch_end();
     }
     if (rc != MPI_SUCCESS) {
         int cls;
@@ -242,7 +246,7 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     if (rsrc == -1 || csrc == -1) {
         if (rsrc < -1 || rsrc >= c->nprow || csrc < -1 || csrc >= c->npcol)
             bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
-        src = any_source(c, rsrc, csrc, &tag);
+        src = any_source(c, rsrc, csrc, &tag, bi_shape_count(s) * bi_types[s->type].size);
     } else {
         src = bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
         tag = bi_msgid_p2p_recv(c, src, 0);

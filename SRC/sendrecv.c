@@ -63,7 +63,7 @@ void bi_mkl_sendrecv(Int ctxt, Int m, Int n, const double *A, Int lda, Int rdest
     bi_buf_post(b);
 
     MPI_Status st;
-    int rc = bi_wait(&rr, &st, c->comm, src, tag, nr * es);
+    int rc = bi_wait(&rr, &st, 'r', src, tag, nr * es);
     BI_MPI_IN(rc, "MPI_Wait", ctxt, routine);
     c->lastsrc = src;
     bi_leave();

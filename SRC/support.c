@@ -121,7 +121,7 @@ void bi_set(Int ctxt, Int what, const Int *val)
 void bi_freebuff(Int ctxt, Int wait)
 {
     (void)ctxt;
-    bi_buf_freeall(wait != 0);
+    bi_buf_freeall(wait != 0, "BLACS_FREEBUFF");
 }
 
 void bi_gridinfo(Int ctxt, Int *nprow, Int *npcol, Int *myrow, Int *mycol)
@@ -165,7 +165,9 @@ void bi_barrier(Int ctxt, const char *scope)
     case 'A': s = &c->all; break;
     default: return; /* reference: unknown scope does nothing */
     }
+    if (bi_watch_on) bi_watch_mark("BLACS_BARRIER", 'c', -1, -1, 0);
     BI_MPI_IN(MPI_Barrier(bi_scope_comm(s)), "MPI_Barrier", ctxt, "BLACS_BARRIER");
+    bi_watch_end();
 }
 
 void bi_abort(Int ctxt, Int errnum)
@@ -195,8 +197,9 @@ void bi_exit(Int cont)
         return;
     }
     bi_ctx_exit_all();
-    bi_buf_freeall(1); /* EXIT waits for every buffered send, as the reference does */
+    bi_buf_freeall(1, "BLACS_EXIT"); /* EXIT waits for every buffered send, as the reference does */
     bi_stats_report();
+    bi_watch_stop(); /* after the last wait; PINFO starts it again */
     bi_g.initialized = 0;
     if (!cont) {
         /* like the reference, finalise MPI even if the user started it */

@@ -113,8 +113,10 @@ void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
     traced(c, to, items, tag);
     bi_mpicount k = bi_mpicount_of(items, c->dt);
-    BI_MPI(MPI_Send(p, k.n, k.dt, bi_scope_commrank(c->sc, to), tag, c->sc->ctx->comm),
-              "MPI_Send");
+    const int dest = bi_scope_commrank(c->sc, to);
+    bi_watch_begin('s', dest, tag, items * c->isize);
+    BI_MPI(MPI_Send(p, k.n, k.dt, dest, tag, c->sc->ctx->comm), "MPI_Send");
+    bi_watch_end();
     bi_mpicount_free(&k);
 }
 
@@ -131,9 +133,11 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r;
         BI_MPI(MPI_Irecv(p, k.n, k.dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
-        bi_wait(&r, &st, c->sc->ctx->comm, src, tag, items * c->isize);
+        bi_wait(&r, &st, 'r', src, tag, items * c->isize);
     } else {
+        bi_watch_begin('r', src, tag, items * c->isize);
         BI_MPI(MPI_Recv(p, k.n, k.dt, src, tag, c->sc->ctx->comm, &st), "MPI_Recv");
+        bi_watch_end();
     }
     bi_mpicount_free(&k);
     bi_recv_check(c, &st, items);
@@ -143,7 +147,7 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
 void bi_irecv_wait(bi_coll *c, MPI_Request *r, int from, size_t items, int tag)
 {
     MPI_Status st;
-    bi_wait(r, &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, from), tag, items * c->isize);
+    bi_wait(r, &st, 'r', bi_scope_commrank(c->sc, from), tag, items * c->isize);
     bi_recv_check(c, &st, items);
 }
 
@@ -184,13 +188,16 @@ void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, vo
                                c->sc->ctx->comm, &r[1]), "MPI_Irecv");
         BI_MPI(MPI_Isend(sp, ks.n, ks.dt, bi_scope_commrank(c->sc, to), tag,
                                c->sc->ctx->comm, &r[0]), "MPI_Isend");
-        bi_wait(&r[1], &st, c->sc->ctx->comm, bi_scope_commrank(c->sc, from), tag,
-                ritems * c->isize);
-        bi_wait(&r[0], MPI_STATUS_IGNORE, c->sc->ctx->comm, -1, tag, 0);
+        bi_wait(&r[1], &st, 'r', bi_scope_commrank(c->sc, from), tag, ritems * c->isize);
+        bi_wait(&r[0], MPI_STATUS_IGNORE, 's', bi_scope_commrank(c->sc, to), tag,
+                sitems * c->isize);
     } else {
+        /* reported as its receive: the send alone rarely blocks */
+        bi_watch_begin('r', bi_scope_commrank(c->sc, from), tag, ritems * c->isize);
         BI_MPI(MPI_Sendrecv(sp, ks.n, ks.dt, bi_scope_commrank(c->sc, to), tag, rp, kr.n,
                                   kr.dt, bi_scope_commrank(c->sc, from), tag, c->sc->ctx->comm, &st),
                   "MPI_Sendrecv");
+        bi_watch_end();
     }
     bi_mpicount_free(&ks);
     bi_mpicount_free(&kr);
@@ -201,7 +208,7 @@ void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, vo
 void bi_waitall(bi_coll *c)
 {
     for (int i = 0; i < c->reqs.n; i++)
-        bi_wait(&c->reqs.r[i], MPI_STATUS_IGNORE, c->sc->ctx->comm, -1, -1, 0);
+        bi_wait(&c->reqs.r[i], MPI_STATUS_IGNORE, 's', -1, -1, 0);
     c->reqs.n = 0;
 }
 
