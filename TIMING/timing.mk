@@ -82,6 +82,13 @@ bench: $(BENCH_BINS)
 	TDIR=$(TDIR) OUT=$(TIMING_OUT) SIMDRV=$(if $(filter 1,$(BENCH_SIM)),$(SIM_B)/simdrv) \
 	  BASE=$(BENCH_BASE) NICE=$(BENCH_NICE) MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" bash TIMING/bench.sh
 
+# the same table across two hosts of the network test bed (issue 21):
+# TCP on the bare link and held to 1 Gbit/s
+.PHONY: bench-hosts
+bench-hosts: $(BENCH_BINS)
+	TDIR=$(TDIR) OUT=$(TIMING_OUT) BASE=$(BENCH_BASE) NICE=$(BENCH_NICE) \
+	  bash TESTING/cluster/cluster.sh with 2 bash TIMING/bench_hosts.sh
+
 # the library of another revision, for BENCH_BASE=1: built from `git archive`
 # in its own folder, linked with this revision's bench.c (public API only)
 .PHONY: bench-base
