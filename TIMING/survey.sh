@@ -23,7 +23,9 @@
 # program run, 120), BUDGET (seconds: past it,
 # the remaining parallel runs are skipped and counted, so that a loaded
 # machine still finishes; 480), NICE (a nice value for the timed programs,
-# e.g. -5 as root to be scheduled before other work; unset: none).
+# e.g. -5 as root to be scheduled before other work; unset: none),
+# CALIBRATE=1 (part 1 only, then print the BLACS_* settings that the cost
+# models should use on this machine: `make calibrate`).
 set -u
 TDIR=${TDIR:-build/default/timing}
 OUT=${OUT:-TIMING/out}
@@ -94,6 +96,11 @@ p2p s 0 "$B8" "$S8"
 p2p short 0 "$H8" "$HS8"
 for i in $(seq "$NREP"); do p2p "r$i" 0 "$B8" "$R8"; done
 echo "survey: point-to-point done ($(( $(date +%s) - t_start )) s)"
+if [ -n "${CALIBRATE:-}" ]; then # make calibrate: the machine's fit, nothing more
+  "$TDIR/tanalyze" -o "$OUT" "$RAW"/*.txt > "$OUT/tables.txt"
+  sed -n '/^Machine fed/,/^ *export BLACS_/p' "$OUT/tables.txt"
+  exit 0
+fi
 
 # 2. topology surveys
 mapfile -t OURB < <("$TDIR/tanalyze" -letters bcast)

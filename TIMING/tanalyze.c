@@ -404,6 +404,12 @@ static void set_machine(FILE *out)
                  "median of each N; N doubles, us):\n", src);
     fprintf(out, "  T_c = %.3f + %.5f N   T_s = %.3f + %.5f N   T_o = %.3f + %.5f N   T_m = %.3f + %.5f N\n\n",
             c.alpha, c.beta, s.alpha, s.beta, o.alpha, o.beta, m.alpha, m.beta);
+    /* the same machine as the library's settings (SRC/machine.c: us, us per
+     * byte), for `make calibrate` to print */
+    fprintf(out, "BLACS settings for this machine (make calibrate):\n"
+                 "  export BLACS_ALPHA=%.4g BLACS_SEND_ALPHA=%.4g BLACS_BETA=%.4g BLACS_GAMMA=%.4g BLACS_MEMCPY_BETA=%.4g\n\n",
+            c.alpha > 0 ? c.alpha : 0.0, s.alpha > 0 ? s.alpha : 0.0, c.beta > 0 ? c.beta / 8 : 1e-6,
+            o.beta > 0 ? o.beta / 8 : 1e-6, m.beta > 0 ? m.beta / 8 : 1e-6);
 }
 
 /* ---- tables ---------------------------------------------------------------- */

@@ -82,6 +82,17 @@ bench: $(BENCH_BINS)
 	TDIR=$(TDIR) OUT=$(TIMING_OUT) SIMDRV=$(if $(filter 1,$(BENCH_SIM)),$(SIM_B)/simdrv) \
 	  BASE=$(BENCH_BASE) NICE=$(BENCH_NICE) MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" bash TIMING/bench.sh
 
+# the machine model (T_c, T_s, T_m, T_o fitted as in LAWN 73 3.3) printed
+# as the BLACS_* settings to export; calibrate-hosts: across two hosts of
+# the network test bed
+.PHONY: calibrate calibrate-hosts
+calibrate: $(TIMING_BINS)
+	TDIR=$(TDIR) OUT=$(TIMING_OUT)/calibrate NP=2 QUICK=$(TIMING_QUICK) CALIBRATE=1 \
+	  MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" bash TIMING/survey.sh
+calibrate-hosts: $(TIMING_BINS)
+	TDIR=$(TDIR) OUT=$(TIMING_OUT)/calibrate-hosts NP=2 QUICK=$(TIMING_QUICK) CALIBRATE=1 \
+	  bash TESTING/cluster/cluster.sh with 2 bash -c 'MPIEXEC="bash TESTING/cluster/cluster.sh run $$CLUSTER mpich 1" bash TIMING/survey.sh'
+
 # the same table across two hosts of the network test bed (issue 21):
 # TCP on the bare link and held to 1 Gbit/s
 .PHONY: bench-hosts
