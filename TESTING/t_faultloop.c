@@ -1,5 +1,5 @@
 /*
- * t_faultloop.c [-n N] [-i ITERS] [-p EVERY] [-s MS] [-g RxC]
+ * t_faultloop.c [-n N] [-i ITERS] [-p EVERY] [-s MS] [-g RxC] [-t TOP]
  *
  * A loop of broadcasts and combines with every value checked, for the fault
  * tests across hosts (TESTING/cluster/faults.sh): a link cut, a process
@@ -17,7 +17,10 @@
  * can kill one), rank 0 then prints "t_faultloop: iteration K at T" every
  * EVERY iterations (T: seconds since the epoch, the clock `date +%s.%N`
  * reads), and at the end "t_faultloop: done K iterations, V values checked,
- * W s".  -s MS sleeps MS milliseconds between iterations.
+ * W s".  -s MS sleeps MS milliseconds between iterations; -t TOP is the
+ * topology of every broadcast and combine (default ' ': the library's choice,
+ * often an MPI collective; e.g. -t i, an increasing ring, names the peer a
+ * stuck wait waits for).
  */
 #include <time.h>
 #include <unistd.h>
@@ -53,12 +56,14 @@ int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
     blacs_int n = 1000, pr = 0, pc = 0;
+    char top[2] = " ";
     long iters = 100, every = 10, sleep_ms = 0;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "-n")) n = atol(argv[a + 1]);
         else if (!strcmp(argv[a], "-i")) iters = atol(argv[a + 1]);
         else if (!strcmp(argv[a], "-p")) every = atol(argv[a + 1]);
         else if (!strcmp(argv[a], "-s")) sleep_ms = atol(argv[a + 1]);
+        else if (!strcmp(argv[a], "-t")) top[0] = argv[a + 1][0];
         else if (!strcmp(argv[a], "-g")) {
             long r, c;
             if (sscanf(argv[a + 1], "%ldx%ld", &r, &c) == 2) pr = r, pc = c;
@@ -98,17 +103,17 @@ int main(int argc, char **argv)
         int root = (int)(it % np), rr = root / (int)nc, rc = root % (int)nc;
         if (me_id == root) {
             for (blacs_int i = 0; i < n; i++) a[i] = bval(it, i, root);
-            Cdgebs2d(ctxt, "All", " ", n, 1, a, n);
+            Cdgebs2d(ctxt, "All", top, n, 1, a, n);
         } else {
             for (blacs_int i = 0; i < n; i++) a[i] = -1;
-            Cdgebr2d(ctxt, "All", " ", n, 1, a, n, rr, rc);
+            Cdgebr2d(ctxt, "All", top, n, 1, a, n, rr, rc);
             for (blacs_int i = 0; i < n; i++)
                 if (a[i] != bval(it, i, root)) wrong("broadcast All", it, i, a[i], bval(it, i, root));
             checked += n;
         }
         /* whole grid sum, result everywhere */
         for (blacs_int i = 0; i < n; i++) a[i] = cval(it, i, me_id);
-        Cdgsum2d(ctxt, "All", " ", n, 1, a, n, -1, -1);
+        Cdgsum2d(ctxt, "All", top, n, 1, a, n, -1, -1);
         for (blacs_int i = 0; i < n; i++) {
             double w = 0;
             for (int p = 0; p < np; p++) w += cval(it, i, p);
@@ -119,10 +124,10 @@ int main(int argc, char **argv)
         int bc = (int)(it % nc);
         if (c == bc) {
             for (blacs_int i = 0; i < n; i++) a[i] = bval(it + 1, i, (int)r);
-            Cdgebs2d(ctxt, "Row", " ", n, 1, a, n);
+            Cdgebs2d(ctxt, "Row", top, n, 1, a, n);
         } else {
             for (blacs_int i = 0; i < n; i++) a[i] = -1;
-            Cdgebr2d(ctxt, "Row", " ", n, 1, a, n, r, bc);
+            Cdgebr2d(ctxt, "Row", top, n, 1, a, n, r, bc);
             for (blacs_int i = 0; i < n; i++)
                 if (a[i] != bval(it + 1, i, (int)r)) wrong("broadcast Row", it, i, a[i], bval(it + 1, i, (int)r));
             checked += n;
@@ -130,7 +135,7 @@ int main(int argc, char **argv)
         /* column sum to a moving row */
         int dr = (int)(it % nr);
         for (blacs_int i = 0; i < n; i++) a[i] = cval(it + 2, i, (int)r);
-        Cdgsum2d(ctxt, "Column", " ", n, 1, a, n, dr, c);
+        Cdgsum2d(ctxt, "Column", top, n, 1, a, n, dr, c);
         if (r == dr) {
             for (blacs_int i = 0; i < n; i++) {
                 double w = 0;
@@ -141,7 +146,7 @@ int main(int argc, char **argv)
         }
         /* integer max over the grid, result everywhere */
         for (blacs_int i = 0; i < n; i++) ia[i] = mval(it, i, me_id);
-        Cigamx2d(ctxt, "All", " ", n, 1, ia, n, NULL, NULL, -1, -1, -1);
+        Cigamx2d(ctxt, "All", top, n, 1, ia, n, NULL, NULL, -1, -1, -1);
         for (blacs_int i = 0; i < n; i++) {
             blacs_int w = 0;
             for (int p = 0; p < np; p++)

@@ -41,7 +41,7 @@ CAP=${FAULTS_CAP:-60}          # level-0 runs after a link cut: torn down after 
 KILL_BOUND=${FAULTS_KILL_BOUND:-30}
 RATE_CAP=${FAULTS_RATE_CAP:-120}
 RATE_N=${FAULTS_RATE_N:-1000}  # doubles per message in (c)
-RATE_I=${FAULTS_RATE_I:-40}    # iterations in (c)
+RATE_I=${FAULTS_RATE_I:-80}    # iterations in (c)
 LOGS=${FAULTS_LOGS:-/tmp/blacs-faults-$MPI.$$}
 mkdir -p "$LOGS"
 st=$($C check); [ $? = 77 ] && { echo "$st"; exit 77; }
@@ -88,7 +88,7 @@ waitend() {
   local k
   ended=0 rc=""
   for ((k = 0; k < $1 * 10; k++)); do
-    if ! kill -0 "$job_pid" 2> /dev/null; then wait "$job_pid"; rc=$?; ended=1; return; fi
+    if ! kill -0 "$job_pid" 2> /dev/null; then { wait "$job_pid"; } 2> /dev/null; rc=$?; ended=1; return; fi
     sleep 0.1
   done
 }
@@ -111,15 +111,20 @@ noleft() {
   fi
 }
 nowrong() { if grep -q WRONG "$job_log"; then bad "$1: a WRONG value ($job_log)"; else ok "$1: no wrong value"; fi; }
-teardown() { $C down "$bed"; wait "$job_pid" 2> /dev/null; }
+teardown() { $C down "$bed"; { wait "$job_pid"; } 2> /dev/null; }
 
 echo "faults.sh: $MPI, 4 hosts x 1 rank, $PROG, logs in $LOGS"
 
 # ---- (a) link cut --------------------------------------------------------
-for lvl in 2 0; do
-  name="a_linkcut_debug$lvl"
-  newbed "a$lvl"
-  start "$LOGS/$name.log" $lvl -n 1000 -i 100000000 -p 20
+# 2:d  level 2, the library's topologies (MPI collectives: no peer to name)
+# 2:i  level 2, increasing rings (point to point: the peer is named)
+# 0:d  level 0
+for spec in 2:d 2:i 0:d; do
+  lvl=${spec%:*} top=${spec#*:}
+  name="a_linkcut_debug$lvl"; [ "$top" = i ] && name+="_ring"
+  newbed "a$lvl$top"
+  if [ "$top" = i ]; then start "$LOGS/$name.log" $lvl -n 1000 -i 100000000 -p 20 -t i
+  else start "$LOGS/$name.log" $lvl -n 1000 -i 100000000 -p 20; fi
   if ! waitlog "iteration" 30; then bad "$name: the loop did not start"; why; teardown; continue; fi
   sleep 2
   $C link "$bed" h2 down; t0=$(now)
@@ -130,6 +135,7 @@ for lvl in 2 0; do
     echo "TIME $name: job ended $el s after the cut (exit $rc)"; why 6
   else
     echo "TIME $name: job still running $el s after the cut: torn down (cap)"; why 6
+    [ -z "$(why 1)" ] && echo "      (no message at all)"
   fi
   if [ $lvl = 2 ]; then
     if [ $ended = 1 ] && awk -v e="$el" -v l=$((HANG + 10)) 'BEGIN { exit !(e < l) }'; then
@@ -140,6 +146,11 @@ for lvl in 2 0; do
       grep -q "BLACS ERROR" "$job_log"; then
       ok "$name: BLACS HANG names the routine, the peer and the message ID; BLACS ERROR"
     else bad "$name: no BLACS HANG/BLACS ERROR naming routine, peer and message ID"; fi
+    if [ "$top" = i ]; then
+      if grep -qE "for: a message from rank [0-9]+ of the grid, message ID [0-9]+" "$job_log"; then
+        ok "$name: a point-to-point wait names the grid rank it waits for"
+      else bad "$name: no wait naming a grid rank (ring topology)"; fi
+    fi
   else
     if grep -q "BLACS WARNING" "$job_log"; then
       echo "      long-wait warning seen: $(grep -m1 'BLACS WARNING' "$job_log" | cut -c1-160)"
@@ -168,6 +179,7 @@ for lvl in 0 2; do
     noleft "$name"
   else
     echo "TIME $name: job still running $el s after the kill: torn down"; why 6
+    [ -z "$(why 1)" ] && echo "      (no message at all)"
     bad "$name: the job did not end within $KILL_BOUND s of the kill"
   fi
   teardown
@@ -190,7 +202,7 @@ for rate in none 1mbit; do
     echo "TIME $name: $el s for $RATE_I iterations of $RATE_N doubles ($done_line)"
     noleft "$name"
   elif [ -n "$done_line" ]; then
-    bad "$name: the loop finished (every value right) but the job did not end within $RATE_CAP s (ended=$ended rc=$rc)"
+    bad "$name: the loop finished (every value right) but the job did not end 20 s later"
     echo "TIME $name: loop done $el s after the start ($done_line); job not ended 20 s later: torn down"; why 6
   else
     bad "$name: not finished within $RATE_CAP s (ended=$ended rc=$rc)"; why 6
