@@ -77,7 +77,7 @@ start() {
 waitlog() {
   local k
   for ((k = 0; k < $2 * 10; k++)); do
-    grep -qE "$1" "$job_log" && return 0
+    grep -qE "$1" "$job_log" 2> /dev/null && return 0
     kill -0 "$job_pid" 2> /dev/null || return 1
     sleep 0.1
   done
