@@ -20,10 +20,11 @@
 # and counted as a failure); at the end `cluster.sh leftovers` must show
 # none of this script's beds.
 #   Level 0 runs set BLACS_WAIT_WARN=20: a library with the long-wait
-# warning ("BLACS WARNING ... still waiting") shows it within the cap; one
-# without it (this branch) simply does not, and both are accepted.  To
-# require it, set FAULTS_WANT_WARN=1 (the warning must then appear in (a)
-# at level 0 before the cap).
+# warning ("BLACS WARNING ... still waiting") must show it in (a) at level 0
+# before the cap (FAULTS_WANT_WARN=0: accept a library without it).
+#   (a) at level 2 requires the BLACS error in time; whether the job then
+# ends is the MPI's affair (a launcher cannot reach a cut-off host): the end
+# and what is left on the cut-off host are recorded, not asserted.
 #   Prints one line per test with the measured time and ends with
 # "N passed, M failed"; exit 77 when beds cannot be made here.  Logs stay in
 # FAULTS_LOGS (default /tmp/blacs-faults-MPI.PID).
@@ -143,9 +144,12 @@ for spec in 2:d 2:i 0:d; do
     [ -z "$(why 1)" ] && echo "      (no message at all)"
   fi
   if [ $lvl = 2 ]; then
-    if [ $ended = 1 ] && awk -v e="$el" -v l=$((HANG + 10)) 'BEGIN { exit !(e < l) }'; then
-      ok "$name: ended $el s after the cut (< $((HANG + 10)) s)"
-    else bad "$name: not ended within $((HANG + 10)) s of the cut ($el s)"; fi
+    # required: the BLACS error within HANG+10 s of the cut.  Ending the
+    # job is then the MPI's (MPI_Abort): a launcher that cannot reach the
+    # cut-off host cannot end its processes (recorded below, not asserted)
+    if [ -n "$errat" ] && awk -v e="$(dt "$t0" "$errat")" -v l=$((HANG + 10)) 'BEGIN { exit !(e < l) }'; then
+      ok "$name: BLACS ERROR $(dt "$t0" "$errat") s after the cut (< $((HANG + 10)) s)"
+    else bad "$name: no BLACS ERROR within $((HANG + 10)) s of the cut"; fi
     if grep -q "BLACS HANG" "$job_log" && grep -qE "waiting in: [A-Za-z]" "$job_log" &&
       grep -qE "for: a message from (rank [0-9]+ of the grid|any process|an MPI collective), message ID -?[0-9]+" "$job_log" &&
       grep -q "BLACS ERROR" "$job_log"; then
@@ -159,10 +163,14 @@ for spec in 2:d 2:i 0:d; do
   else
     if grep -q "BLACS WARNING" "$job_log"; then
       echo "      long-wait warning seen: $(grep -m1 'BLACS WARNING' "$job_log" | cut -c1-160)"
-    elif [ "${FAULTS_WANT_WARN:-0}" = 1 ]; then bad "$name: no BLACS WARNING (long wait) within the cap"
+    elif [ "${FAULTS_WANT_WARN:-1}" = 1 ]; then bad "$name: no BLACS WARNING (long wait) within the cap"
     else echo "      no long-wait warning (BLACS_WAIT_WARN not in this library): accepted"; fi
   fi
-  [ $ended = 1 ] && noleft "$name"
+  if [ $ended = 1 ]; then
+    p=$($C pids "$bed" | tr '\n' ' ')
+    if [ -n "${p// /}" ]; then echo "      left in the bed after the job ended (the cut-off host's, unreachable): $(for q in $p; do printf '%s:%s ' "$q" "$(ip netns identify "$q" 2> /dev/null | sed 's/.*-//')"; done)"
+    else echo "      nothing left in the bed"; fi
+  fi
   teardown
 done
 
