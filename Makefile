@@ -87,6 +87,7 @@ $(LIBDIR)/libblacs.so: $(LIBOBJ)
 -include TESTING/clients.mk
 -include TESTING/mkl.mk
 -include TIMING/simulate.mk
+-include TESTING/cluster/cluster.mk
 
 tests: lib $(TBINS) $(XTRA_BINS)
 
