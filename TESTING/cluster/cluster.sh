@@ -34,6 +34,8 @@
 # too when a host has several ranks), out-of-band and data on eth0.
 #   Environment: STATE (/tmp), MPICH_EXEC (mpiexec.mpich), OMPI_EXEC
 # (mpirun.openmpi), CLUSTER_MPIEXEC_FLAGS (more launcher options).
+#   with: SIGINT, SIGTERM or SIGHUP stop CMD and every process it started
+# (TERM, then KILL) and remove the bed; so does any exit.
 set -u
 STATE=${STATE:-/tmp}
 NET=10.77.0
@@ -175,15 +177,41 @@ link() {
   esac
 }
 
+# the processes of CMD, deepest first
+tree() {
+  local c
+  for c in $(pgrep -P "$1" 2> /dev/null); do tree "$c"; done
+  echo "$1"
+}
+
+# stop CMD (outside the bed: the test runner, timeout, ...), then the bed
+with_stop() {
+  local t
+  if [ -n "${WITH_CHILD:-}" ]; then
+    t=$(tree "$WITH_CHILD"); kill -TERM $t 2> /dev/null
+    for k in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$WITH_CHILD" 2> /dev/null || break; sleep 0.1; done
+    t=$(tree "$WITH_CHILD"); kill -KILL $t 2> /dev/null
+  fi
+  down "$WITH_BED"
+}
+
 with() {
-  local h=$1
+  local h=$1 rc
   shift
-  WITH_BED="b$$"
+  WITH_BED="b$$" WITH_CHILD=""
   check > /dev/null || { check; return 77; }
-  trap 'down "$WITH_BED"; trap - EXIT; exit 130' INT TERM HUP
-  trap 'down "$WITH_BED"' EXIT
+  trap 'with_stop; trap - EXIT; exit 130' INT
+  trap 'with_stop; trap - EXIT; exit 143' TERM
+  trap 'with_stop; trap - EXIT; exit 129' HUP
+  trap 'with_stop' EXIT
   up "$WITH_BED" "$h" || return 2
-  CLUSTER=$WITH_BED "$@"
+  # CMD in the background, so that a signal runs the trap at once (bash
+  # defers traps while a foreground command runs); stdin stays CMD's
+  CLUSTER=$WITH_BED "$@" <&0 &
+  WITH_CHILD=$!
+  wait "$WITH_CHILD"; rc=$?
+  WITH_CHILD=""
+  return $rc
 }
 
 cmd=${1:-}; shift || true

@@ -6,7 +6,7 @@
 # hosts per MPI.  After each run no process may be left in the bed, after
 # each bed no namespace of it.  Ends with "N passed, M failed" summed over
 # the runs; exits non-zero on any failure.
-#   Environment: CLUSTER_OMPI, CLUSTER_PPN (layouts as ranks per host,
+#   Environment: CLUSTER_OMPI, CLUSTER_MPIS (e.g. "ompi": only these), CLUSTER_PPN (layouts as ranks per host,
 #   default "1 2"), TEST_TIMEOUT (s per test, default 300), TESTS (a regex).
 set -u
 here=TESTING/cluster
@@ -39,7 +39,7 @@ if [ "${1:-}" = --inside ]; then
 fi
 
 why=$($cs check) || { echo "$why"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
-mpis=mpich; [ -n "${CLUSTER_OMPI:-}" ] && mpis+=" ompi"
+mpis=mpich; [ -n "${CLUSTER_OMPI:-}" ] && mpis+=" ompi"; mpis=${CLUSTER_MPIS:-$mpis}
 P=0 F=0 S=0
 summary=()
 counts=$(mktemp); trap 'rm -f "$counts"' EXIT
