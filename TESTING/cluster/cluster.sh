@@ -30,6 +30,14 @@
 # would otherwise find the other hosts' processes through /dev/shm (one
 # kernel, same boot id) and never use the network: UCX_TLS=tcp,self keeps
 # it on TCP, and MPICH's own shared memory still joins ranks of one host.
+# (UCX_TLS=tcp,self,sm or posix would not hang as below, but then ranks of
+# different hosts meet in /dev/shm: h1's eth0 carries ~10 KB instead of
+# ~540 KB for t_usertraffic 2 2 100.)  Known: with Debian's MPICH 4.0.2 and
+# UCX 1.13.1, a job hangs in MPI_Finalize in about 2 runs of 5, with 1 or 2
+# ranks per host and with MPIR_CVAR_NOLOCAL=1 too: every result printed, one
+# rank spinning in ucp_worker_progress (endpoint close), the others in the
+# PMI barrier; UCX_TCP_PUT_ENABLE=n, UCX_TCP_CONN_NB=y, UCX_PROTO_ENABLE=y,
+# UCX_NET_DEVICES=eth0 do not help (compare openucx/ucx#8738).
 #   Open MPI: the same script as its rsh agent, --mca btl tcp,self (vader
 # too when a host has several ranks), out-of-band and data on eth0.
 #   Environment: STATE (/tmp), MPICH_EXEC (mpiexec.mpich), OMPI_EXEC
