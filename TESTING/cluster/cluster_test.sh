@@ -18,9 +18,11 @@ if [ "${1:-}" = --inside ]; then
   for ppn in ${CLUSTER_PPN:-1 2}; do
     echo "== $mpi, $((4 / ppn)) hosts x $ppn ranks (bed $CLUSTER)"
     t0=$SECONDS
-    out=$(BIN=$bin LIBDIR=$lib VARIANT=$( [ "$mpi" = ompi ] && echo ompi || echo default) \
-          LOGDIR=$bin/logs/cluster-$mpi-ppn$ppn MPIEXEC="$cs run $CLUSTER $mpi $ppn" \
-          bash TESTING/run_tests.sh $here/cluster.list | tee /dev/stderr | tail -1)
+    out=$counts.out
+    BIN=$bin LIBDIR=$lib VARIANT=$( [ "$mpi" = ompi ] && echo ompi || echo default) \
+      LOGDIR=$bin/logs/cluster-$mpi-ppn$ppn MPIEXEC="$cs run $CLUSTER $mpi $ppn" \
+      bash TESTING/run_tests.sh $here/cluster.list | tee "$out"
+    out=$(tail -1 "$out"); rm -f "$counts.out"
     line=$(grep -oE '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?' <<< "$out")
     if [ -z "$line" ]; then f=$((f + 1)); echo "no result line from the runner"; else
       read -r a _ b _ c _ <<< "${line//,/}"; p=$((p + a)); f=$((f + b)); s=$((s + ${c:-0})); fi
@@ -42,7 +44,7 @@ why=$($cs check) || { echo "$why"; echo "0 passed, 0 failed, 1 skipped"; exit 0;
 mpis=mpich; [ -n "${CLUSTER_OMPI:-}" ] && mpis+=" ompi"; mpis=${CLUSTER_MPIS:-$mpis}
 P=0 F=0 S=0
 summary=()
-counts=$(mktemp); trap 'rm -f "$counts"' EXIT
+counts=$(mktemp); trap 'rm -f "$counts" "$counts.out"' EXIT
 for mpi in $mpis; do
   bin=build/default/tests lib=LIB
   [ "$mpi" = ompi ] && bin=build/ompi/tests lib=LIB/ompi
