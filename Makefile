@@ -89,6 +89,7 @@ $(LIBDIR)/libblacs.so: $(LIBOBJ)
 -include TESTING/clients.mk
 -include TESTING/mkl.mk
 -include TIMING/simulate.mk
+-include TESTING/cluster/cluster.mk
 -include TESTING/cluster/faults.mk
 
 tests: lib $(TBINS) $(XTRA_BINS)

@@ -37,7 +37,7 @@ case $mode in
   preload)
     # a sanitizer build of the library needs the ASan runtime loaded first
     asan=$(ldd "$so" 2>/dev/null | awk '/libasan/ {print $3; exit}')
-    pre=(LD_PRELOAD="${asan:+$asan:}$(readlink -f "$so")"); ours_re="libblacs\.so" ;;
+    pre=(LD_PRELOAD="${asan:+$asan:}$(readlink -f "$so")${LD_PRELOAD:+:$LD_PRELOAD}"); ours_re="libblacs\.so" ;;
   *) echo "run_if_scalapack: unknown mode $mode" >&2; exit 2 ;;
 esac
 env "${pre[@]}" LD_BIND_NOW=1 LD_DEBUG=bindings LD_DEBUG_OUTPUT="$tmp/ld" "$bin" ours

@@ -13,14 +13,14 @@
 # In the command, @BIN@ is the test binary folder, @LIB@ the library folder.
 # A test whose output has a line "N passed, M failed[, K skipped]" (a tester
 # that counts its own cases) adds those counts instead of one.
-# Environment: BIN, LIBDIR, MPIEXEC, TEST_TIMEOUT (s, default 300),
+# Environment: BIN, LIBDIR, MPIEXEC, LOGDIR (default BIN/logs), TEST_TIMEOUT (s, default 300),
 # TESTS=REGEX to run a subset, VALGRIND=1 to run 1-2 rank tests under memcheck
 # (VALGRIND_SKIP=REGEX: tests left out there, by default the load tests).
 set -u
 BIN=${BIN:-build/default/tests}; LIBDIR=${LIBDIR:-LIB}
 MPIEXEC=${MPIEXEC:-mpiexec}; TIMEOUT=${TEST_TIMEOUT:-300}
 pass=0; fail=0; skip=0; failed=()
-logdir=${BIN}/logs; mkdir -p "$logdir"
+logdir=${LOGDIR:-${BIN}/logs}; mkdir -p "$logdir"
 for list in "$@"; do
   [ -f "$list" ] || continue
   while read -r name np expect cmd; do

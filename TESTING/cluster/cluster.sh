@@ -30,10 +30,22 @@
 # would otherwise find the other hosts' processes through /dev/shm (one
 # kernel, same boot id) and never use the network: UCX_TLS=tcp,self keeps
 # it on TCP, and MPICH's own shared memory still joins ranks of one host.
+# (UCX_TLS=tcp,self,sm or posix would not hang as below, but then ranks of
+# different hosts meet in /dev/shm: h1's eth0 carries ~10 KB instead of
+# ~540 KB for t_usertraffic 2 2 100.)  Known: with Debian's MPICH 4.0.2 and
+# UCX 1.13.1, a job hangs in MPI_Finalize in about 2 runs of 5, with 1 or 2
+# ranks per host and with MPIR_CVAR_NOLOCAL=1 too: every result printed, one
+# rank spinning in ucp_worker_progress (endpoint close), the others in the
+# PMI barrier; UCX_TCP_PUT_ENABLE=n, UCX_TCP_CONN_NB=y, UCX_PROTO_ENABLE=y,
+# UCX_NET_DEVICES=eth0 do not help (compare openucx/ucx#8738).  So MPICH
+# jobs preload finalize_shim.c: MPI_Finalize is a barrier and the process's
+# exit ends MPI (CLUSTER_FINALIZE=mpi: MPICH's own, hang and all).
 #   Open MPI: the same script as its rsh agent, --mca btl tcp,self (vader
 # too when a host has several ranks), out-of-band and data on eth0.
 #   Environment: STATE (/tmp), MPICH_EXEC (mpiexec.mpich), OMPI_EXEC
 # (mpirun.openmpi), CLUSTER_MPIEXEC_FLAGS (more launcher options).
+#   with: SIGINT, SIGTERM or SIGHUP stop CMD and every process it started
+# (TERM, then KILL) and remove the bed; so does any exit.
 set -u
 STATE=${STATE:-/tmp}
 NET=10.77.0
@@ -137,8 +149,21 @@ run() {
   local launch
   case "$mpi" in
   mpich)
+    # MPI_Finalize without UCX's endpoint-close hang (finalize_shim.c),
+    # built once per bed; CLUSTER_FINALIZE=mpi runs MPICH's own
+    local pre=()
+    if [ "${CLUSTER_FINALIZE:-shim}" != mpi ]; then
+      local shim="$d/finalize_shim.so"
+      if [ ! -f "$shim" ]; then
+        "${MPICC_MPICH:-mpicc.mpich}" -O2 -shared -fPIC -o "$shim.$$" "$(dirname "$0")/finalize_shim.c" &&
+          mv "$shim.$$" "$shim" || die "cannot build $shim"
+      fi
+      # (a sanitizer build's runtime then comes second: allowed)
+      pre=(-genv LD_PRELOAD "$shim${LD_PRELOAD:+:$LD_PRELOAD}"
+           -genv ASAN_OPTIONS "${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+    fi
     launch=("${MPICH_EXEC:-mpiexec.mpich}" -launcher ssh -launcher-exec "$d/nsexec" -localhost "$NET.1"
-            -hosts "$hosts" -ppn "$ppn" -genv UCX_TLS tcp,self ${CLUSTER_MPIEXEC_FLAGS:-} -n "$np") ;;
+            -hosts "$hosts" -ppn "$ppn" -genv UCX_TLS tcp,self "${pre[@]}" ${CLUSTER_MPIEXEC_FLAGS:-} -n "$np") ;;
   ompi)
     local oh="" btl=tcp,self
     for ((i = 1; i <= (np + ppn - 1) / ppn; i++)); do oh+="${oh:+,}h$i:$ppn"; done
@@ -175,15 +200,41 @@ link() {
   esac
 }
 
+# the processes of CMD, deepest first
+tree() {
+  local c
+  for c in $(pgrep -P "$1" 2> /dev/null); do tree "$c"; done
+  echo "$1"
+}
+
+# stop CMD (outside the bed: the test runner, timeout, ...), then the bed
+with_stop() {
+  local t
+  if [ -n "${WITH_CHILD:-}" ]; then
+    t=$(tree "$WITH_CHILD"); kill -TERM $t 2> /dev/null
+    for k in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$WITH_CHILD" 2> /dev/null || break; sleep 0.1; done
+    t=$(tree "$WITH_CHILD"); kill -KILL $t 2> /dev/null
+  fi
+  down "$WITH_BED"
+}
+
 with() {
-  local h=$1
+  local h=$1 rc
   shift
-  WITH_BED="b$$"
+  WITH_BED="b$$" WITH_CHILD=""
   check > /dev/null || { check; return 77; }
-  trap 'down "$WITH_BED"; trap - EXIT; exit 130' INT TERM HUP
-  trap 'down "$WITH_BED"' EXIT
+  trap 'with_stop; trap - EXIT; exit 130' INT
+  trap 'with_stop; trap - EXIT; exit 143' TERM
+  trap 'with_stop; trap - EXIT; exit 129' HUP
+  trap 'with_stop' EXIT
   up "$WITH_BED" "$h" || return 2
-  CLUSTER=$WITH_BED "$@"
+  # CMD in the background, so that a signal runs the trap at once (bash
+  # defers traps while a foreground command runs); stdin stays CMD's
+  CLUSTER=$WITH_BED "$@" <&0 &
+  WITH_CHILD=$!
+  wait "$WITH_CHILD"; rc=$?
+  WITH_CHILD=""
+  return $rc
 }
 
 cmd=${1:-}; shift || true

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# cluster_smoke.sh MODE -- short checks of the host bed (TESTING/cluster/cluster.sh)
+# for make test (TESTING/tests.d/cluster.list); each prints
+# "N passed, M failed[, K skipped]"; "skipped: why" when namespaces cannot
+# be made here.
+#   job        small jobs across 2 hosts, 1 rank each (t_p2p, t_p2p_long), with the MPI
+#              of this build (VARIANT or MPIEXEC naming Open MPI: ompi and
+#              build/ompi/tests; MPICH otherwise)
+#   interrupt  `cluster.sh with 2 sleep 100` in the background, stopped by
+#              SIGINT, then another by SIGTERM: no bed namespace and no
+#              process of it may be left
+set -u
+cs="bash TESTING/cluster/cluster.sh"
+why=$($cs check) || { echo "$why"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
+case "${1:-}" in
+job)
+  mpi=mpich
+  [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
+  bin=${BIN:-build/default/tests}
+  # t_p2p_long: the pieces of a peer on another node (SRC/p2p.c)
+  if $cs with 2 bash -c "$cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_long"; then echo "1 passed, 0 failed"
+  else echo "0 passed, 1 failed"; exit 1; fi ;;
+interrupt)
+  p=0 f=0
+  # job control: a background job that ignored SIGINT (as bash makes them
+  # without it) could never be stopped by it
+  set -m
+  for sig in INT TERM; do
+    $cs with 2 sleep 100 &
+    pid=$! bed=b$!
+    # wait until the bed is up and CMD (sleep) runs
+    for k in $(seq 300); do ps -e -o pgid=,cmd= | grep -qE "^ *$pid sleep 100" && break; sleep 0.1; done
+    kill -$sig $pid
+    for k in $(seq 100); do kill -0 $pid 2> /dev/null || break; sleep 0.1; done
+    left=$($cs leftovers | grep -E "^blacs-$bed-")
+    procs=$(ps -e -o pid=,pgid=,cmd= | awk -v g=$pid '$2 == g')
+    if kill -0 $pid 2> /dev/null; then echo "SIG$sig: cluster.sh with is still running"; f=$((f + 1)); kill -9 $pid
+    elif [ -n "$left" ] || [ -n "$procs" ] || [ -e /tmp/blacs-cluster-$bed ]; then
+      echo "SIG$sig: left behind: namespaces [$left] processes [$procs]"; f=$((f + 1)); $cs down $bed
+    else echo "SIG$sig: bed $bed removed, no process left"; p=$((p + 1)); fi
+  done
+  echo "$p passed, $f failed"; [ $f = 0 ] ;;
+*) echo "usage: cluster_smoke.sh job|interrupt" >&2; exit 2 ;;
+esac
