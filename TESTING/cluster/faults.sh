@@ -151,7 +151,7 @@ for spec in 2:d 2:i 0:d; do
       ok "$name: BLACS ERROR $(dt "$t0" "$errat") s after the cut (< $((HANG + 10)) s)"
     else bad "$name: no BLACS ERROR within $((HANG + 10)) s of the cut"; fi
     if grep -q "BLACS HANG" "$job_log" && grep -qE "waiting in: [A-Za-z]" "$job_log" &&
-      grep -qE "for: a message from (rank [0-9]+ of the grid|any process|an MPI collective), message ID -?[0-9]+" "$job_log" &&
+      grep -qE "for: (a message from (rank [0-9]+ of the grid|any process), message ID -?[0-9]+|the other processes of the scope in an MPI collective)" "$job_log" &&
       grep -q "BLACS ERROR" "$job_log"; then
       ok "$name: BLACS HANG names the routine, the peer and the message ID; BLACS ERROR"
     else bad "$name: no BLACS HANG/BLACS ERROR naming routine, peer and message ID"; fi
