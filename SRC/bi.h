@@ -181,7 +181,7 @@ struct bi_ctx {
     Int repeat, coherent;         /* WHAT 15, 16 */
     int lastsrc;                  /* vpid of the sender of the last message received */
     int *world;                   /* MPI_COMM_WORLD rank of each vpid (diagnostics) */
-    int *node;                    /* each vpid's node: the lowest vpid sharing its memory */
+    uint64_t *node;               /* each vpid's node (hash of its processor name) */
     Int syshandle;                /* C system handle made for GET 10, or -1 */
 };
 
@@ -198,6 +198,7 @@ extern struct bi_global {
     int stats;             /* BLACS_STATS: per-routine statistics */
     double hang_timeout;   /* BLACS_HANG_TIMEOUT: seconds before a wait is a hang (debug 2) */
     int p2p_sched;         /* BLACS_P2P_SCHEDULE: 0 auto, 1 every peer on this node, 2 every peer across a network */
+    uint64_t node_key;     /* this process's node: hash of MPI_Get_processor_name */
     double wait_warn;      /* BLACS_WAIT_WARN: seconds before a wait is reported (watch.c) */
 } bi_g;
 

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include "bi.h"
 #include "support.h"
 
@@ -132,6 +133,12 @@ void bi_init(void)
     {
         const char *e = getenv("BLACS_P2P_SCHEDULE");
         bi_g.p2p_sched = e && *e == 'n' ? (e[1] == 'o' ? 1 : 2) : 0; /* "node" / "net" */
+        char name[MPI_MAX_PROCESSOR_NAME + 1] = "";
+        int len = 0;
+        BI_MPI_IN(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name", -1, "BLACS_PINFO");
+        uint64_t h = 1469598103934665603u; /* FNV-1a */
+        for (int i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 1099511628211u;
+        bi_g.node_key = h;
     }
     bi_g.wait_warn = env_double("BLACS_WAIT_WARN", 300.0);
     bi_g.initialized = 1;
@@ -248,26 +255,23 @@ void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol)
                  (long)nprow, (long)npcol, size);
 }
 
-/* Which processes of the grid share a node's memory (MPI_COMM_TYPE_SHARED),
- * so that point-to-point can send each peer the way its transport likes
- * (p2p.c).  Made with the grid, like the scopes' communicators: no later
- * first use synchronises.  SimGrid's SMPI: one node, the simulated
- * schedule stays the one its figures were taken with. */
+/* Which processes of the grid share a node, so that point-to-point can
+ * send each peer the way its transport likes (p2p.c).  A node is named by
+ * a hash of MPI_Get_processor_name (computed once, bi_init), as MPIs
+ * themselves tell nodes apart by host name; the grid's members exchange
+ * theirs in one small allgather when the grid is made -- never on first
+ * use -- and cheaper than MPI_COMM_TYPE_SHARED's communicator would be for
+ * programs that make many grids.  Two hosts that shared a name would just
+ * use the node schedule between them, alike on both ends.  SimGrid's SMPI:
+ * one node, the simulated schedule stays the one its figures were taken
+ * with. */
 static void node_map(bi_ctx *c, const char *routine)
 {
-    int lead = c->iam;
 #ifndef SMPI_H
-    MPI_Comm nc;
-    BI_MPI_IN(MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &nc),
-              "MPI_Comm_split_type", c->handle, routine);
-    BI_MPI_IN(MPI_Allreduce(&c->iam, &lead, 1, MPI_INT, MPI_MIN, nc), "MPI_Allreduce", c->handle,
-              routine);
-    BI_MPI_IN(MPI_Comm_free(&nc), "MPI_Comm_free", c->handle, routine);
-    BI_MPI_IN(MPI_Allgather(&lead, 1, MPI_INT, c->node, 1, MPI_INT, c->comm), "MPI_Allgather",
-              c->handle, routine);
+    BI_MPI_IN(MPI_Allgather(&bi_g.node_key, 1, MPI_UINT64_T, c->node, 1, MPI_UINT64_T, c->comm),
+              "MPI_Allgather", c->handle, routine);
 #else
     for (int i = 0; i < c->np; i++) c->node[i] = 0;
-    (void)lead;
     (void)routine;
 #endif
 }
@@ -363,7 +367,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
         BI_MPI_IN(MPI_Group_free(&wg), "MPI_Group_free", h, routine);
         free(seq);
     }
-    c->node = bi_alloc(NULL, (size_t)np * sizeof(int), routine, "the grid's nodes");
+    c->node = bi_alloc(NULL, (size_t)np * sizeof *c->node, routine, "the grid's nodes");
     node_map(c, routine);
     bi_msgid_setup(c);
     bi_error_grid(h, c->myrow, c->mycol);
