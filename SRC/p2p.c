@@ -160,7 +160,7 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     int tag = bi_msgid_p2p_send(c, dest, 1);
     bi_buf *b = bi_buf_take(nb);
     const int net = net_peer(c, dest);
-    if (nb < (net ? SEG0_NET : SEG0)) {
+    if (n < piece_elems(0, es, net)) {
         if (contig) {
             if (nb) memcpy(b->data, A, nb);
         } else bi_pack(s, A, b->data);
