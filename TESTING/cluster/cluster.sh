@@ -38,8 +38,9 @@
 # rank spinning in ucp_worker_progress (endpoint close), the others in the
 # PMI barrier; UCX_TCP_PUT_ENABLE=n, UCX_TCP_CONN_NB=y, UCX_PROTO_ENABLE=y,
 # UCX_NET_DEVICES=eth0 do not help (compare openucx/ucx#8738).  So MPICH
-# jobs preload finalize_shim.c: MPI_Finalize is a barrier and the process's
-# exit ends MPI (CLUSTER_FINALIZE=mpi: MPICH's own, hang and all).
+# jobs preload finalize_shim.c: MPI_Finalize is a barrier and PMI's finalize,
+# and the process's exit ends MPI (CLUSTER_FINALIZE=mpi: MPICH's own, hang
+# and all).
 #   Open MPI: the same script as its rsh agent, --mca btl tcp,self (vader
 # too when a host has several ranks), out-of-band and data on eth0.
 #   Environment: STATE (/tmp), MPICH_EXEC (mpiexec.mpich), OMPI_EXEC
