@@ -7,9 +7,11 @@
 # each bed no namespace of it.  Ends with "N passed, M failed" summed over
 # the runs; exits non-zero on any failure.
 #   Environment: CLUSTER_OMPI, CLUSTER_MPIS (e.g. "ompi": only these), CLUSTER_PPN (layouts as ranks per host,
-#   default "1 2"), TEST_TIMEOUT (s per test, default 300), TESTS (a regex).
+#   default "1 2"), TEST_TIMEOUT (s per test, default 600: the message of more than
+#   2^31 bytes took 191 s over TCP between two ranks of one host), TESTS (a regex).
 set -u
 here=TESTING/cluster
+export TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 cs="bash $here/cluster.sh"
 if [ "${1:-}" = --inside ]; then
   # in the bed: one run of the list per layout; counts to $4
