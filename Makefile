@@ -10,6 +10,7 @@
 #   make timing, make bench the timing survey (TIMING/), the side-by-side benchmark
 #   make bench-hosts        the same table across two hosts of the network test bed (TCP)
 #   make calibrate          the machine model as BLACS_* settings (calibrate-hosts: over TCP)
+#   make timing-hosts       the survey on 4 hosts of the test bed: topologies against models, 'A' against the best
 #   make simulate           SimGrid SMPI experiments and the 1,024-rank correctness run
 #   make bench-models       every topology against its own cost model in SMPI (p = 16, 64, 256)
 #   make install PREFIX=/usr/local

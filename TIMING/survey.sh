@@ -16,7 +16,7 @@
 # MPI's and the reference's numbers see the same machine.
 #
 # Environment: TDIR (binaries, build/default/timing), OUT (TIMING/out),
-# NP (2), MPIEXEC (mpiexec), QUICK=1 (tiny sizes: a format check),
+# NP (2), P2P_NP (processes of the point-to-point runs; NP), MPIEXEC (mpiexec), QUICK=1 (tiny sizes: a format check),
 # NMAX, NSTEP, REPSTEP, NREP, REPS (sizes in doubles, repetitions),
 # BEST_OF (3: each timed loop run 3 times, the fastest kept -- TIMING_BEST_OF
 # of the timers; 1 is the paper's single loop), RUN_TIMEOUT (seconds per
@@ -25,7 +25,11 @@
 # machine still finishes; 480), NICE (a nice value for the timed programs,
 # e.g. -5 as root to be scheduled before other work; unset: none),
 # CALIBRATE=1 (part 1 only, then print the BLACS_* settings that the cost
-# models should use on this machine: `make calibrate`).
+# models should use on this machine: `make calibrate`), FEED=1 (after part
+# 1, export those settings for the rest of the survey, so that 'A' and the
+# other model-driven choices are made for the machine measured: `make
+# timing-hosts`).  NSTEP=0 (and REPSTEP=0) doubles the length instead of
+# adding to it: 0, 1, 2, 4 .. NMAX.
 set -u
 TDIR=${TDIR:-build/default/timing}
 OUT=${OUT:-TIMING/out}
@@ -55,7 +59,7 @@ REFTOPS=(" " I D S M H F T 1 2 3 4 5 6 7 8 9) # the reference BLACS letters
 
 tok() { if [ "$1" = " " ]; then echo sp; else echo "$1"; fi; } # file-name token of a TOP letter
 nruns=0 nskip=0
-run() { # run OUTFILE PROGRAM ARGS... (on NP processes; the program writes to stdout)
+run() { # run OUTFILE PROGRAM ARGS... (on $np processes; the program writes to stdout)
   local out=$1
   shift
   if [ $(( $(date +%s) - t_start )) -ge "$BUDGET" ]; then
@@ -63,7 +67,7 @@ run() { # run OUTFILE PROGRAM ARGS... (on NP processes; the program writes to st
     return
   fi
   nruns=$((nruns + 1))
-  if ! timeout -k 5 "$RUN_TIMEOUT" $NICECMD $MPIEXEC -n "$NP" "$@" > "$out" 2> "$out.err"; then
+  if ! timeout -k 5 "$RUN_TIMEOUT" $NICECMD $MPIEXEC -n "$np" "$@" > "$out" 2> "$out.err"; then
     echo "survey: FAILED: $*" >&2
     echo "$*" >> "$OUT/failed.txt"
   fi
@@ -80,7 +84,9 @@ echo "survey: $NP processes, N = 0..$NMAX step $NSTEP, reps=$REPS, best of $TIMI
      "every $REPSTEP-th length $NREP more times;" \
      "reference BLACS: $([ $REF = 1 ] && echo yes || echo 'not installed')"
 
-# 1. machine and point-to-point
+# 1. machine and point-to-point (on P2P_NP processes: the timers use two,
+# and the others, idle, would only take cores from them)
+np=${P2P_NP:-$NP}
 timeout "$RUN_TIMEOUT" "$TDIR/Tmo" 0 "$B8" "$S8" "$REPS" > "$RAW/tmo_s.txt"
 for i in $(seq "$NREP"); do timeout "$RUN_TIMEOUT" "$TDIR/Tmo" 0 "$B8" "$R8" "$REPS" > "$RAW/tmo_r$i.txt"; done
 p2p() { # p2p TAG LEN1 LENN INC
@@ -96,6 +102,15 @@ p2p s 0 "$B8" "$S8"
 p2p short 0 "$H8" "$HS8"
 for i in $(seq "$NREP"); do p2p "r$i" 0 "$B8" "$R8"; done
 echo "survey: point-to-point done ($(( $(date +%s) - t_start )) s)"
+if [ -n "${FEED:-}" ]; then # the machine just fitted, for 'A', 'P', 'Y' and the serial sends of what follows
+  feed=$("$TDIR/tanalyze" "$RAW"/*.txt | sed -n 's/^ *export \(BLACS_.*\)/\1/p')
+  if [ -n "$feed" ]; then
+    export $feed
+    echo "survey: the library and its models are told this machine: $feed"
+  else
+    echo "survey: WARNING: no machine fitted; the library keeps its own settings"
+  fi
+fi
 if [ -n "${CALIBRATE:-}" ]; then # make calibrate: the machine's fit, nothing more
   "$TDIR/tanalyze" -o "$OUT" "$RAW"/*.txt > "$OUT/tables.txt"
   sed -n '/^Machine fed/,/^ *export BLACS_/p' "$OUT/tables.txt"
@@ -103,6 +118,7 @@ if [ -n "${CALIBRATE:-}" ]; then # make calibrate: the machine's fit, nothing mo
 fi
 
 # 2. topology surveys
+np=$NP
 mapfile -t OURB < <("$TDIR/tanalyze" -letters bcast)
 mapfile -t OURG < <("$TDIR/tanalyze" -letters comb)
 run "$RAW/tbs_mpi_p_s.txt" "$TDIR/ours/Tbs" p 0 "$NMAX" "$NSTEP" "$REPS" 0

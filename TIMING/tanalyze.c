@@ -753,6 +753,54 @@ static void summary(FILE *o)
     fputc('\n', o);
 }
 
+/* TOP 'A' against the letters measured next to it (LAWN 73 has no 'A';
+ * the goal of issue 21: within 5% of the best letter at each length).  For
+ * every broadcast and combine that has an 'A' series of ours: at each N of
+ * it, the median maximum time of 'A', the fastest of the other letters of
+ * ours there (' ', MPI's own operation, left out as in make bench-models),
+ * their ratio, and the letter the library's models pick for that length
+ * with the machine of this process's environment (the BLACS_* settings the
+ * survey exported, else the defaults). */
+static void auto_table(FILE *o)
+{
+    char ob[32];
+    series **list = malloc(sizeof *list * (size_t)(nS + 1));
+    for (int i = 0; i < nS; i++) {
+        series *a = &S[i];
+        if (a->lib != L_OURS || a->top != 'A' || (a->kind != K_BS && a->kind != K_GC)) continue;
+        int bc = a->kind == K_BS;
+        int nl = collect(list, a->kind, L_OURS, a->op, a->all, a->np);
+        tpoint *p = pts_alloc(a);
+        int n = points(a, C_MAX, p), within = 0, cnt = 0;
+        double worst = 0;
+        fprintf(o, "TOP 'A' against the best letter, %s, %d processes (median maximum times, us)\n",
+                opname(a, ob), a->np);
+        fprintf(o, "  %10s %12s %6s %12s %8s %8s\n", "N", "'A'", "best", "its time", "A/best", "A picks");
+        for (int k = 0; k < n; k++) {
+            series *b = NULL;
+            double bv = NAN;
+            for (int j = 0; j < nl; j++) {
+                if (list[j] == a || list[j]->top == ' ' || list[j]->top == 'p') continue;
+                double v = at(list[j], C_MAX, p[k].n);
+                if (!isnan(v) && (isnan(bv) || v < bv)) bv = v, b = list[j];
+            }
+            if (!b || p[k].n <= 0) continue;
+            double bytes = 8 * p[k].n, r = p[k].med / bv;
+            int param;
+            char pick = bc ? bi_bcast_choose(a->np, bytes, &param)->top
+                           : bi_comb_choose(bi_machine_default(), a->np, bytes, a->all, 0);
+            fprintf(o, "  %10.0f %12.2f %6c %12.2f %8.3f %8c%s\n", p[k].n, p[k].med, b->top, bv, r, pick,
+                    r > 1.05 ? "  (*)" : "");
+            cnt++, within += r <= 1.05;
+            if (r > worst) worst = r;
+        }
+        fprintf(o, "  'A' within 5%% of the best letter at %d of %d lengths; largest A/best %.3f\n\n", within,
+                cnt, worst);
+        free(p);
+    }
+    free(list);
+}
+
 /* ---- machine-readable fits and plot data ---------------------------------- */
 static void write_fits(FILE *f)
 {
@@ -983,6 +1031,7 @@ int main(int argc, char **argv)
     ratio_tables(o, csv);
     if (csv) fclose(csv);
     summary(o);
+    auto_table(o);
     if (outdir) {
         FILE *f = openw(outdir, "fits.csv");
         if (f) write_fits(f), fclose(f);

@@ -93,6 +93,20 @@ calibrate-hosts: $(TIMING_BINS)
 	TDIR=$(TDIR) OUT=$(TIMING_OUT)/calibrate-hosts NP=2 QUICK=$(TIMING_QUICK) CALIBRATE=1 \
 	  bash TESTING/cluster/cluster.sh with 2 bash -c 'MPIEXEC="bash TESTING/cluster/cluster.sh run $$CLUSTER mpich 1" bash TIMING/survey.sh'
 
+# the LAWN 73 survey on 4 hosts of the network test bed, one rank each
+# (HOSTS_MPI mpich or ompi, HOSTS_PPN ranks per host): the machine fitted
+# there first and given to the library (FEED=1), then every topology
+# against its model and 'A' against the best letter, at lengths doubling
+# from 1 to HOSTS_NMAX doubles
+HOSTS_MPI  ?= mpich
+HOSTS_PPN  ?= 1
+HOSTS_NMAX ?= 262144
+.PHONY: timing-hosts
+timing-hosts: $(TIMING_BINS)
+	TDIR=$(TDIR) OUT=$(TIMING_OUT)/hosts NP=4 P2P_NP=2 FEED=1 NMAX=$(HOSTS_NMAX) NSTEP=0 REPSTEP=0 NREP=2 REPS=10 \
+	  BUDGET=$${BUDGET:-1500} bash TESTING/cluster/cluster.sh with $$((4 / $(HOSTS_PPN))) bash -c \
+	  'MPIEXEC="bash TESTING/cluster/cluster.sh run $$CLUSTER $(HOSTS_MPI) $(HOSTS_PPN)" bash TIMING/survey.sh'
+
 # the same table across two hosts of the network test bed (issue 21):
 # TCP on the bare link and held to 1 Gbit/s
 .PHONY: bench-hosts

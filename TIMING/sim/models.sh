@@ -14,7 +14,10 @@
 # the 256-node cluster with one distance (TIMING/platforms/modern_flat_256.xml,
 # 1 us and 12.5 GB/s between any two nodes, 2 ns per double combined: what
 # the one-alpha models assume) or, with MODELS_PLATFORM=fattree, on bench.sh's
-# fat tree (0.5 us inside a leaf switch of 16 nodes, 1 us across).  MPI's own
+# fat tree (0.5 us inside a leaf switch of 16 nodes, 1 us across), or with
+# MODELS_PLATFORM=hosts on that flat cluster made of a measured machine
+# (BLACS_ALPHA, BLACS_BETA, BLACS_GAMMA of the environment, as `make
+# calibrate-hosts` prints them for the network test bed).  MPI's own
 # collectives (TOP ' ') are SMPI's MPICH ones (smpi/coll-selector:mpich).
 # The models see T_c = T_s = alpha + beta n, T_o = gamma n, with beta and
 # gamma the platform's and alpha the simulated one-way latency of that p;
@@ -26,7 +29,7 @@
 # and OUTDIR/models.csv:
 #   platform,p,op,top,n,sim_us,model_us,p2p_us,dist,check
 # (op bcast, all, one; check ok / WRONG / - when buffers are shared).
-# Knobs: MODELS_P ("16 64 256"), MODELS_NMAX (10^6), MODELS_PLATFORM (flat),
+# Knobs: MODELS_P ("16 64 256"), MODELS_NMAX (10^6), MODELS_PLATFORM (flat, fattree, hosts),
 # MODELS_BCAST / MODELS_COMB (the TOP letters, '_' for ' '), SIM_TIMEOUT
 # (seconds per simulation, 900).
 set -u
@@ -38,10 +41,34 @@ PLATNAME=${MODELS_PLATFORM:-flat}
 BTOPS=${MODELS_BCAST:-_IDSMHFT123456789CPA}
 CTOPS=${MODELS_COMB:-_IDSMHFT123456789RBYA}
 TMO=${SIM_TIMEOUT:-900}
+# per double: 8 bytes at 12.5 GB/s; one flop at 0.5 Gflop/s
+BC=0.00064 G=0.002
 case $PLATNAME in
   flat) PF=TIMING/platforms/modern_flat_256.xml ;;
   fattree) PF=TIMING/platforms/modern_fattree_256.xml ;;
-  *) echo "models.sh: MODELS_PLATFORM is flat or fattree"; exit 2 ;;
+  hosts)
+    # the flat cluster with a measured machine: BLACS_ALPHA (us), BLACS_BETA
+    # and BLACS_GAMMA (us per byte) as `make calibrate-hosts` prints them
+    # for the network test bed (or a real cluster): each node's link pays
+    # half the latency, carries 1 / BLACS_BETA bytes per us, and a node
+    # combines one double per 8 BLACS_GAMMA us
+    for v in BLACS_ALPHA BLACS_BETA BLACS_GAMMA; do
+      awk -v x="${!v:-}" 'BEGIN { exit !(x + 0 > 0) }' ||
+        { echo "models.sh: MODELS_PLATFORM=hosts needs $v > 0 (the line make calibrate-hosts prints)"; exit 2; }
+    done
+    mkdir -p "$OUT"
+    PF=$OUT/hosts_256.xml
+    BC=$(awk -v b="$BLACS_BETA" 'BEGIN { printf "%.6g", 8 * b }')
+    G=$(awk -v g="$BLACS_GAMMA" 'BEGIN { printf "%.6g", 8 * g }')
+    awk -v a="$BLACS_ALPHA" -v b="$BLACS_BETA" -v g="$G" 'BEGIN {
+      printf "<?xml version=\x27" "1.0\x27?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      printf "<!-- models.sh MODELS_PLATFORM=hosts: BLACS_ALPHA=%s us, BLACS_BETA=%s us/byte, %s us per double combined -->\n", a, b, g
+      printf "<platform version=\"4.1\">\n  <config>\n    <prop id=\"network/model\" value=\"CM02\"/>\n"
+      printf "    <prop id=\"network/crosstraffic\" value=\"0\"/>\n  </config>\n"
+      printf "  <cluster id=\"hosts\" prefix=\"node-\" suffix=\"\" radical=\"0-255\" speed=\"%.6gMf\"\n", 1 / g
+      printf "           bw=\"%.6gMBps\" lat=\"%.6gus\" sharing_policy=\"SPLITDUPLEX\"/>\n</platform>\n", 1 / b, a / 2
+    }' > "$PF" ;;
+  *) echo "models.sh: MODELS_PLATFORM is flat, fattree or hosts"; exit 2 ;;
 esac
 command -v smpirun > /dev/null || { echo "models.sh: smpirun not found: apt-get install -y libsimgrid-dev"; exit 2; }
 [ -x "$DRV" ] || { echo "models.sh: $DRV missing (make simulate-bins builds it)"; exit 2; }
@@ -51,13 +78,12 @@ mkdir -p "$OUT" "$RAW"
 rm -f "$RAW"/*
 t0=$(date +%s)
 N=1 NL=1; while [ $((NL * 10)) -le "$NMAX" ]; do NL=$((NL * 10)); N=$N,$NL; done
-# per double: 8 bytes at 12.5 GB/s; one flop at 0.5 Gflop/s
-BC=0.00064 G=0.002
 
 # run P LOG KIND TOPS ALPHA [simdrv args]: rows appended to RAW/LOG
 run() {
   local p=$1 log=$RAW/$2 k=$3 t=$4 ac=$5; shift 5
-  BLACS_ALPHA=$ac BLACS_SEND_ALPHA=$ac BLACS_BETA=0.00008 BLACS_GAMMA=0.00025 \
+  BLACS_ALPHA=$ac BLACS_SEND_ALPHA=$ac BLACS_BETA=$(awk -v x="$BC" 'BEGIN { print x / 8 }') \
+  BLACS_GAMMA=$(awk -v x="$G" 'BEGIN { print x / 8 }') \
     sim_run "$p" "$PF" "$RAW" "$TMO" "$DRV" --cfg=smpi/coll-selector:mpich \
     run -k "$k" -t "$t" -b 4 -n "$N" -p "$ac,$BC,$ac,$BC,$G" -l "$PLATNAME" "$@" >> "$log" 2>> "$log.err"
   local rc=$?
