@@ -86,8 +86,9 @@ simulate: simulate-bins $(SIM_B)/t_scale
 	SIM_QUICK=$(SIM_QUICK) bash TIMING/sim/scale.sh $(SIM_B) $(SIM_OUT)
 
 # every topology against its own cost model at p = 16, 64, 256 (TIMING/sim/models.sh;
-# knobs MODELS_P, MODELS_NMAX, MODELS_PLATFORM=flat|fattree, MODELS_BCAST,
+# knobs MODELS_P, MODELS_NMAX, MODELS_PLATFORM=flat|fattree|hosts (hosts: the BLACS_*
+# settings of make calibrate-hosts in the environment; output in SIM_OUT/hosts), MODELS_BCAST,
 # MODELS_COMB in the environment or on the command line)
 bench-models: simulate-bins
 	MODELS_P="$(MODELS_P)" MODELS_NMAX=$(MODELS_NMAX) MODELS_PLATFORM=$(MODELS_PLATFORM) \
-	  MODELS_BCAST="$(MODELS_BCAST)" MODELS_COMB="$(MODELS_COMB)" bash TIMING/sim/models.sh $(SIM_B) $(SIM_OUT)
+	  MODELS_BCAST="$(MODELS_BCAST)" MODELS_COMB="$(MODELS_COMB)" bash TIMING/sim/models.sh $(SIM_B) $(SIM_OUT)$(if $(filter hosts,$(MODELS_PLATFORM)),/hosts)
