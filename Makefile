@@ -23,6 +23,12 @@ first = $(firstword $(foreach c,$(1),$(if $(shell command -v $(c) 2>/dev/null),$
 MPICC   ?= $(call first,mpicc.mpich mpicc)
 MPIF77  ?= $(call first,mpif77.mpich mpifort.mpich mpif77)
 MPIEXEC ?= $(call first,mpiexec.mpich mpiexec)
+# both MPIs by name, for the targets that run each in turn (cluster-test,
+# cluster-faults, timing-hosts); HAVE_OMPI is evaluated only where used
+MPICH_VARS = MPICC=$(call first,mpicc.mpich mpicc) MPIF77=$(call first,mpif77.mpich mpifort.mpich mpif77) \
+             MPIEXEC=$(call first,mpiexec.mpich mpiexec)
+OMPI_VARS  = MPICC=mpicc.openmpi MPIF77=mpif77.openmpi MPIEXEC=mpiexec.openmpi
+HAVE_OMPI  = $(and $(shell command -v mpicc.openmpi 2>/dev/null),$(shell command -v mpirun.openmpi 2>/dev/null))
 INTSIZE ?= 4
 SANITIZE ?=
 PREFIX ?= /usr/local

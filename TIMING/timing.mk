@@ -102,16 +102,14 @@ calibrate-hosts: $(TIMING_BINS)
 # mpi_yield_when_idle (HOSTS_MPI=ompi, the default when installed);
 # MPICH's spin, and a message that waits for a time slice costs 1-20 ms
 # (HOSTS_MPI=mpich shows it).
-HOSTS_MPI  ?= $(if $(and $(shell command -v mpicc.openmpi 2>/dev/null),$(shell command -v mpirun.openmpi 2>/dev/null)),ompi,mpich)
+HOSTS_MPI  ?= $(if $(HAVE_OMPI),ompi,mpich)
 HOSTS_PPN  ?= 1
 HOSTS_NMAX ?= 262144
 HOSTS_FLAGS ?= $(if $(filter ompi,$(HOSTS_MPI)),--mca mpi_yield_when_idle 1)
-HOSTS_BUILD = $(if $(filter ompi,$(HOSTS_MPI)),MPICC=mpicc.openmpi MPIF77=mpif77.openmpi MPIEXEC=mpiexec.openmpi,\
-  MPICC=$(call first,mpicc.mpich mpicc) MPIF77=$(call first,mpif77.mpich mpifort.mpich mpif77) MPIEXEC=$(call first,mpiexec.mpich mpiexec))
 HOSTS_TDIR = build/$(if $(filter ompi,$(HOSTS_MPI)),ompi,default)/timing
 .PHONY: timing-hosts
 timing-hosts:
-	$(MAKE) --no-print-directory $(HOSTS_BUILD) INTSIZE=4 SANITIZE= timing-bins > /dev/null
+	$(MAKE) --no-print-directory $(if $(filter ompi,$(HOSTS_MPI)),$(OMPI_VARS),$(MPICH_VARS)) INTSIZE=4 SANITIZE= timing-bins > /dev/null
 	TDIR=$(HOSTS_TDIR) OUT=$(TIMING_OUT)/hosts-$(HOSTS_MPI) NP=4 P2P_NP=2 FEED=1 NMAX=$(HOSTS_NMAX) NSTEP=0 \
 	  REPSTEP=0 NREP=2 REPS=10 BUDGET=$${BUDGET:-1500} CLUSTER_MPIEXEC_FLAGS="$(HOSTS_FLAGS)" \
 	  bash TESTING/cluster/cluster.sh with $$((4 / $(HOSTS_PPN))) bash -c \
