@@ -76,7 +76,7 @@ double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param,
     /* uncut subtrees, bottom up: a process of level r^h sends to j r^g,
      * g = h-1 .. 0, j = 1 .. r-1, in that order */
     w.sub[0] = 0;
-    for (int h = 1; h <= h0 + 1 && h < 64; h++) {
+    for (int h = 1; h <= h0; h++) {
         double t = 0;
         long k = 0;
         for (int g = h - 1; g >= 0; g--)
@@ -88,15 +88,13 @@ double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param,
     }
     /* the source's children: all at once, after all of its bytes */
     long sends = 0;
-    for (long i = i0; i >= 1; i /= w.r)
-        for (long j = 1; j < w.r && j * i < np; j++) sends++;
-    double first = w.tc + (double)(sends - 1) * bytes * m->tc.b, t = 0;
+    double t = 0;
     int h = h0;
     for (long i = i0; i >= 1; i /= w.r, h--)
-        for (long j = 1; j < w.r && j * i < np; j++) {
+        for (long j = 1; j < w.r && j * i < np; j++, sends++) {
             double v = subtree(&w, j * i, i, h);
             if (v > t) t = v;
         }
     if (root) *root = (double)sends * m->ts.a + bytes * m->tm.b;
-    return first + t;
+    return w.tc + (double)(sends - 1) * bytes * m->tc.b + t;
 }

@@ -102,19 +102,20 @@ p2p s 0 "$B8" "$S8"
 p2p short 0 "$H8" "$HS8"
 for i in $(seq "$NREP"); do p2p "r$i" 0 "$B8" "$R8"; done
 echo "survey: point-to-point done ($(( $(date +%s) - t_start )) s)"
-if [ -n "${FEED:-}" ]; then # the machine just fitted, for 'A', 'P', 'Y' and the serial sends of what follows
-  feed=$("$TDIR/tanalyze" "$RAW"/*.txt | sed -n 's/^ *export \(BLACS_.*\)/\1/p')
+if [ -n "${FEED:-}${CALIBRATE:-}" ]; then # the machine just fitted
+  "$TDIR/tanalyze" -o "$OUT" "$RAW"/*.txt > "$OUT/tables.txt"
+  if [ -n "${CALIBRATE:-}" ]; then # make calibrate: the fit, nothing more
+    sed -n '/^Machine fed/,/^ *export BLACS_/p' "$OUT/tables.txt"
+    exit 0
+  fi
+  # FEED: for 'A', 'P', 'Y' and the serial sends of what follows
+  feed=$(sed -n 's/^ *export \(BLACS_.*\)/\1/p' "$OUT/tables.txt")
   if [ -n "$feed" ]; then
     export $feed
     echo "survey: the library and its models are told this machine: $feed"
   else
     echo "survey: WARNING: no machine fitted; the library keeps its own settings"
   fi
-fi
-if [ -n "${CALIBRATE:-}" ]; then # make calibrate: the machine's fit, nothing more
-  "$TDIR/tanalyze" -o "$OUT" "$RAW"/*.txt > "$OUT/tables.txt"
-  sed -n '/^Machine fed/,/^ *export BLACS_/p' "$OUT/tables.txt"
-  exit 0
 fi
 
 # 2. topology surveys

@@ -78,12 +78,13 @@ mkdir -p "$OUT" "$RAW"
 rm -f "$RAW"/*
 t0=$(date +%s)
 N=1 NL=1; while [ $((NL * 10)) -le "$NMAX" ]; do NL=$((NL * 10)); N=$N,$NL; done
+# the same machine as the library's settings (per byte)
+LBETA=$(awk -v x="$BC" 'BEGIN { print x / 8 }') LGAMMA=$(awk -v x="$G" 'BEGIN { print x / 8 }')
 
 # run P LOG KIND TOPS ALPHA [simdrv args]: rows appended to RAW/LOG
 run() {
   local p=$1 log=$RAW/$2 k=$3 t=$4 ac=$5; shift 5
-  BLACS_ALPHA=$ac BLACS_SEND_ALPHA=$ac BLACS_BETA=$(awk -v x="$BC" 'BEGIN { print x / 8 }') \
-  BLACS_GAMMA=$(awk -v x="$G" 'BEGIN { print x / 8 }') \
+  BLACS_ALPHA=$ac BLACS_SEND_ALPHA=$ac BLACS_BETA=$LBETA BLACS_GAMMA=$LGAMMA \
     sim_run "$p" "$PF" "$RAW" "$TMO" "$DRV" --cfg=smpi/coll-selector:mpich \
     run -k "$k" -t "$t" -b 4 -n "$N" -p "$ac,$BC,$ac,$BC,$G" -l "$PLATNAME" "$@" >> "$log" 2>> "$log.err"
   local rc=$?
