@@ -95,6 +95,7 @@ $(LIBDIR)/libblacs.so: $(LIBOBJ)
 -include TIMING/timing.mk
 -include TESTING/clients.mk
 -include TESTING/mkl.mk
+-include TESTING/randprog.mk
 -include TIMING/simulate.mk
 -include TESTING/cluster/cluster.mk
 -include TESTING/cluster/faults.mk

@@ -1,0 +1,1329 @@
+/*
+ * t_randprog.c -- random valid BLACS programs with exact answers.
+ *
+ *   t_randprog gen SEED [NP] [NOPS] [portable]  > prog   a program, as text
+ *   mpiexec -n NP t_randprog run prog                    run it, check everything
+ *   t_randprog reduce prog K > smaller                   the K-th simplification
+ *   t_randprog emit prog > repro.c                       a standalone C reproducer
+ *   t_randprog np prog                                   prints NP
+ *
+ * A program is made by simulating an abstract execution of the BLACS
+ * semantics, so every program it makes is valid and every order of calls
+ * it gives a process is one the semantics allow:
+ *   - sends and broadcast sends are locally blocking: a process issues them
+ *     whenever it likes;
+ *   - a receive (point-to-point or broadcast) is issued only after its
+ *     message was sent; messages between two processes of a grid are
+ *     received in the order sent;
+ *   - combines, barriers, Cdsendrecv and the user's own MPI_Send/MPI_Recv
+ *     pairs are globally blocking: the process waits until every member
+ *     has arrived;
+ *   - the members of a scope (a row, a column or all of a grid) meet that
+ *     scope's broadcasts, combines and barriers in the same order.
+ * To stay free of deadlock the simulation starts a blocking operation
+ * only when none of its members is part of another one still pending; a
+ * free member of a pending operation may still send, receive what has
+ * arrived and catch up in its scopes before it joins.
+ *
+ * Everything else is drawn at random: 1-6 processes, up to three grids
+ * alive at once (BLACS_GRIDINIT in 'R' or 'C' order, BLACS_GRIDMAP, grids
+ * on a communicator of the user's via Csys2blacs_handle, so that some
+ * processes may never call the BLACS), BLACS_SET values, environment
+ * settings (per process where they must agree, which the library must
+ * then agree on or reject by name), all five types, GE and TR shapes, M
+ * and N from 0 past a point-to-point piece, LDA >= M per process, every
+ * topology letter, leave-on-one and leave-on-all, RA/CA, vTUOP2D, short
+ * sleeps.  Data are small integers, exact in every type, and AMX/AMN keys
+ * are distinct between processes, so every value, sum, maximum and owner
+ * coordinate is known in advance whatever the order of combination.
+ * Every matrix has guard zones before, after and in the LDA - M gap (and,
+ * for TR receives, outside the trapezoid) that must come back untouched.
+ *
+ * Oracle: each process prints "randprog: rank R ok, N checks" or a line per
+ * failure; a watchdog (RANDPROG_WATCHDOG seconds, default 60) reports the
+ * operation a process waits in and ends the job.  TESTING/randprog.sh
+ * drives seeds, shrinks failures with `reduce` and writes the reproducer.
+ * Built with -DRP_REFERENCE it links against the reference BLACS
+ * (Debian's libscalapack-mpich) and runs the portable programs only.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <mpi.h>
+#ifdef RP_REFERENCE
+typedef int blacs_int;
+void Cblacs_pinfo(int *, int *);
+void Cblacs_get(int, int, int *);
+void Cblacs_set(int, int, int *);
+void Cblacs_gridinit(int *, char *, int, int);
+void Cblacs_gridmap(int *, int *, int, int, int);
+void Cblacs_gridexit(int);
+void Cblacs_exit(int);
+void Cblacs_gridinfo(int, int *, int *, int *, int *);
+void Cblacs_barrier(int, char *);
+int Csys2blacs_handle(MPI_Comm);
+MPI_Comm Cblacs2sys_handle(int);
+void Cfree_blacs_system_handle(int);
+#define RP_PROTOS(v, T)                                                                            \
+    void C##v##gesd2d(int, int, int, T *, int, int, int);                                         \
+    void C##v##gerv2d(int, int, int, T *, int, int, int);                                         \
+    void C##v##trsd2d(int, char *, char *, int, int, T *, int, int, int);                         \
+    void C##v##trrv2d(int, char *, char *, int, int, T *, int, int, int);                         \
+    void C##v##gebs2d(int, char *, char *, int, int, T *, int);                                   \
+    void C##v##gebr2d(int, char *, char *, int, int, T *, int, int, int);                         \
+    void C##v##trbs2d(int, char *, char *, char *, char *, int, int, T *, int);                   \
+    void C##v##trbr2d(int, char *, char *, char *, char *, int, int, T *, int, int, int);         \
+    void C##v##gsum2d(int, char *, char *, int, int, T *, int, int, int);                         \
+    void C##v##gamx2d(int, char *, char *, int, int, T *, int, int *, int *, int, int, int);      \
+    void C##v##gamn2d(int, char *, char *, int, int, T *, int, int *, int *, int, int, int);
+RP_PROTOS(i, int)
+RP_PROTOS(s, float)
+RP_PROTOS(d, double)
+RP_PROTOS(c, float)
+RP_PROTOS(z, double)
+#else
+#include "blacs.h"
+#endif
+
+#define MAXW 8      /* processes */
+#define MAXG 3      /* grids */
+#define GUARD 24    /* guard elements before and after every matrix */
+#define SENT(k) (-20000.0 - (double)((k) % 997)) /* guard value of element k */
+
+/* ---- random numbers: splitmix64 --------------------------------------- */
+static uint64_t rs;
+static uint64_t rnext(void)
+{
+    uint64_t z = (rs += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+static int rint_(int n) { return n <= 1 ? 0 : (int)(rnext() % (uint64_t)n); }
+static int chance(int pct) { return rint_(100) < pct; }
+static uint64_t hash4(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    uint64_t h = 1469598103934665603u;
+    uint64_t v[4] = {a, b, c, d};
+    for (int i = 0; i < 4; i++) {
+        h ^= v[i] + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+        h *= 1099511628211u;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* ---- the program -------------------------------------------------------- */
+typedef struct {
+    int id;
+    char kind;          /* p2p 'p', bcast 'b', combine 'c', sendrecv 's', barrier 'r', user MPI 'u' */
+    int g;              /* grid (user MPI on the world: -1) */
+    char scope;         /* 'R' 'C' 'A' (bcast, combine, barrier) */
+    char top;           /* letter, '_' for blank */
+    char type;          /* I S D C Z */
+    char uplo, diag;    /* 'G' general; 'U'/'L' trapezoid, DIAG 'U'/'N' */
+    int m, n;
+    int a, b;           /* p2p src, dst; bcast src; combine/barrier scope index; sendrecv and user pair */
+    int rd;             /* combine destination vpid or -1 (leave on all) */
+    int rdq;            /* leave-on-all spelled RDEST=-1 (0) or CDEST=-1 (1) */
+    int rcf;            /* AMX/AMN RCFLAG: -1, or the LDIA */
+    int m2, n2;         /* sendrecv: b's matrix */
+    char opk;           /* combine: S sum, X amx, N amn, U vTUOP2D (max) */
+    int uc;             /* user MPI: 0 MPI_COMM_WORLD, 1 the grid's BLACS_GET 10 communicator */
+    unsigned ldp;       /* LDA padding of each vpid, 3 bits each */
+} op_t;
+
+typedef struct {
+    char kind;          /* 'I' GRIDINIT on the default system context, 'M' GRIDMAP, 'U' a user communicator */
+    char order;         /* 'R' or 'C' (GRIDINIT) */
+    int nprow, npcol, np;
+    int mem[MAXW];      /* world rank of each vpid (row-major) */
+    int set[7];         /* BLACS_SET WHAT 11..16 (index what-10), 0: not set */
+} grid_t;
+
+typedef struct {
+    uint64_t seed;
+    int W, portable, idlo, idhi;
+    int ngrid;
+    grid_t gr[MAXG];
+    int nenv;
+    struct { int rank; char var[40], val[40]; } env[24];
+    int ndis;
+    char dis[4][40];    /* variables set differently on different processes */
+    int nops;
+    op_t *ops;
+    int nseq[MAXW];
+    int *seq[MAXW];     /* op ids; negative: sleep of -t microseconds */
+} prog_t;
+
+static void seq_push(prog_t *P, int w, int tok)
+{
+    if ((P->nseq[w] & (P->nseq[w] + 1)) == 0 || P->nseq[w] == 0)
+        P->seq[w] = realloc(P->seq[w], (size_t)(2 * P->nseq[w] + 2) * sizeof(int));
+    P->seq[w][P->nseq[w]++] = tok;
+}
+
+static int vrow(const grid_t *G, int v) { return v / G->npcol; }
+static int vcol(const grid_t *G, int v) { return v % G->npcol; }
+static int vpid_of(const grid_t *G, int w)
+{
+    for (int v = 0; v < G->np; v++)
+        if (G->mem[v] == w) return v;
+    return -1;
+}
+/* scope members of a scope instance (scope letter, index), in scope-rank order */
+static int scope_members(const grid_t *G, char sc, int idx, int *v)
+{
+    int n = 0;
+    if (sc == 'R') for (int c = 0; c < G->npcol; c++) v[n++] = idx * G->npcol + c;
+    else if (sc == 'C') for (int r = 0; r < G->nprow; r++) v[n++] = r * G->npcol + idx;
+    else for (int k = 0; k < G->np; k++) v[n++] = k;
+    return n;
+}
+static int scope_index(const grid_t *G, char sc, int v)
+{
+    return sc == 'R' ? vrow(G, v) : sc == 'C' ? vcol(G, v) : 0;
+}
+static int scope_rank(const grid_t *G, char sc, int v)
+{
+    return sc == 'R' ? vcol(G, v) : sc == 'C' ? vrow(G, v) : v;
+}
+static int lda_of(const op_t *o, int v, int m)
+{
+    int pad = (int)((o->ldp >> (3 * v)) & 7u);
+    int base = m > 1 ? m : 1;
+    return base + (pad == 7 ? 13 : pad > 4 ? pad - 4 : 0);
+}
+
+/* ---- generation by abstract execution ----------------------------------- */
+#define MAXSI (MAXG * (2 * MAXW + 1))
+typedef struct {
+    int g; char sc; int idx;
+    int nops, cap, *ops;        /* the scope's collective operations in order */
+    int cur[MAXW];              /* per world rank: next position */
+} scopeinst;
+
+static const char *BC_TOPS = "_IDSMHFT123456789CPA";
+static const char *BC_TOPS_REF = "_IDSMHFT123456789";
+static const char *CB_TOPS = "_IDSMHFT123456789RBYA";
+static const char *CB_TOPS_REF = "_IDSMHFT123456789";
+
+static void gen_shape(op_t *o, int big_ok)
+{
+    static const char types[] = "ISDCZ";
+    o->type = types[rint_(5)];
+    int r = rint_(100);
+    if (r < 10) { o->m = rint_(2); o->n = rint_(3); }            /* empty and tiny */
+    else if (r < 65) { o->m = 1 + rint_(9); o->n = 1 + rint_(5); }
+    else if (r < 88) { o->m = 5 + rint_(120); o->n = 1 + rint_(12); }
+    else if (big_ok && r < 96) { o->m = 2000 + rint_(26000); o->n = 1; } /* a long vector, past a piece */
+    else if (big_ok) { o->m = 100 + rint_(250); o->n = 10 + rint_(40); }
+    else { o->m = 1 + rint_(40); o->n = 1 + rint_(4); }
+    o->ldp = 0;
+    for (int v = 0; v < MAXW; v++)
+        if (chance(35)) o->ldp |= (unsigned)(1 + rint_(7)) << (3 * v);
+    o->uplo = 'G'; o->diag = 'N';
+}
+
+static void gen_tr(op_t *o)
+{
+    if (chance(30)) {
+        o->uplo = chance(50) ? 'U' : 'L';
+        o->diag = chance(50) ? 'U' : 'N';
+    }
+}
+
+static int gen_ops_budget;
+
+static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
+{
+    memset(P, 0, sizeof *P);
+    rs = seed * 0x2545F4914F6CDD1Du + 7;
+    P->seed = seed;
+    P->portable = portable;
+    if (W <= 0) { static const int ws[] = {1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6}; W = ws[rint_(11)]; }
+    P->W = W;
+    if (nops <= 0) nops = 20 + rint_(100);
+    gen_ops_budget = nops;
+
+    /* ---- grids */
+    int ng = 1 + (chance(40) ? 1 + rint_(MAXG - 1) : 0);
+    int used[MAXW] = {0};
+    for (int g = 0; g < ng; g++) {
+        grid_t *G = &P->gr[g];
+        int r = rint_(100);
+        G->kind = r < 45 ? 'I' : r < 75 ? 'M' : 'U';
+        G->order = chance(50) ? 'R' : 'C';
+        int np = W == 1 ? 1 : (chance(60) ? W : 1 + rint_(W));
+        if (np > 1 && chance(10)) np = 1 + rint_(np);
+        /* a shape of np processes */
+        int divs[MAXW] = {1}, nd = 0;
+        for (int d = 1; d <= np; d++) if (np % d == 0) divs[nd++] = d;
+        G->nprow = divs[rint_(nd)];
+        G->npcol = np / G->nprow;
+        G->np = np;
+        if (G->kind == 'I') {
+            for (int k = 0; k < np; k++) {   /* pnum k of the system context */
+                int row = G->order == 'R' ? k / G->npcol : k % G->nprow;
+                int col = G->order == 'R' ? k % G->npcol : k / G->nprow;
+                G->mem[row * G->npcol + col] = k;
+            }
+        } else {
+            int perm[MAXW];
+            for (int k = 0; k < W; k++) perm[k] = k;
+            for (int k = W - 1; k > 0; k--) { int j = rint_(k + 1), t = perm[k]; perm[k] = perm[j]; perm[j] = t; }
+            for (int v = 0; v < np; v++) G->mem[v] = perm[v];
+        }
+        for (int v = 0; v < np; v++) used[G->mem[v]] = 1;
+        for (int w = 11; w <= 16; w++)
+            if (chance(15)) {
+                int val;
+                if (w == 11 || w == 13) { val = 1 + rint_(3); if (chance(30)) val = -val; }
+                else if (w == 12 || w == 14) val = 1 + rint_(4);
+                else val = rint_(2);
+                G->set[w - 10] = val;
+            }
+        if (portable) G->set[5] = G->set[6] = 0; /* repeat/coherent: kept out of reference comparisons */
+    }
+    P->ngrid = ng;
+    /* every process must be in some grid except where user grids leave it out */
+    for (int w = 0; w < W; w++)
+        if (!used[w]) {
+            int allu = 1;
+            for (int g = 0; g < ng; g++) if (P->gr[g].kind != 'U') allu = 0;
+            (void)allu; /* a process in no grid: it may still take part in user MPI traffic */
+        }
+
+    /* ---- environment */
+    if (!portable) {
+        int d = rint_(100);
+        if (d >= 55) {
+            char v[8]; snprintf(v, sizeof v, "%d", d < 70 ? 1 : d < 85 ? 2 : 3);
+            P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_DEBUG"); strcpy(P->env[P->nenv++].val, v);
+        }
+        if (chance(35)) {
+            static const char *s[] = {"node", "net", "auto"};
+            if (W > 1 && chance(30)) {
+                for (int w = 0; w < W; w++) {
+                    P->env[P->nenv].rank = w; strcpy(P->env[P->nenv].var, "BLACS_P2P_SCHEDULE");
+                    strcpy(P->env[P->nenv++].val, s[(w + rint_(2)) % 2]);
+                }
+                strcpy(P->dis[P->ndis++], "BLACS_P2P_SCHEDULE");
+            } else {
+                P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_P2P_SCHEDULE");
+                strcpy(P->env[P->nenv++].val, s[rint_(3)]);
+            }
+        }
+        if (chance(15)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_BCAST_DATATYPE"); strcpy(P->env[P->nenv++].val, chance(50) ? "1" : "0"); }
+        if (chance(10)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_PIPE_SEGMENT"); strcpy(P->env[P->nenv++].val, chance(50) ? "24" : "4096"); }
+        if (chance(10)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_COUNT_LIMIT"); strcpy(P->env[P->nenv++].val, chance(50) ? "1000" : "77"); }
+        if (chance(10)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_COMB_NSHORT"); strcpy(P->env[P->nenv++].val, chance(50) ? "64" : "100000"); }
+        if (chance(25)) { /* machine parameters that move 'A''s choice */
+            static const char *al[] = {"0.01", "0.5", "2", "50", "1000"};
+            static const char *be[] = {"1e-6", "1e-4", "1e-2"};
+            P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_ALPHA"); strcpy(P->env[P->nenv++].val, al[rint_(5)]);
+            P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_BETA"); strcpy(P->env[P->nenv++].val, be[rint_(3)]);
+            if (chance(50)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_SEND_ALPHA"); strcpy(P->env[P->nenv++].val, al[rint_(5)]); }
+        }
+        if (chance(10)) { P->idlo = 100 + rint_(1000); P->idhi = P->idlo + 40 + rint_(200); }
+    }
+
+    /* ---- scope instances */
+    static scopeinst si[MAXSI];
+    int nsi = 0;
+    for (int g = 0; g < ng; g++) {
+        grid_t *G = &P->gr[g];
+        for (int r = 0; r < G->nprow; r++) si[nsi++] = (scopeinst){.g = g, .sc = 'R', .idx = r};
+        for (int c = 0; c < G->npcol; c++) si[nsi++] = (scopeinst){.g = g, .sc = 'C', .idx = c};
+        si[nsi++] = (scopeinst){.g = g, .sc = 'A', .idx = 0};
+    }
+    for (int k = 0; k < nsi; k++) { si[k].nops = si[k].cap = 0; si[k].ops = NULL; memset(si[k].cur, 0, sizeof si[k].cur); }
+
+    /* channels: messages sent and not yet received, per grid, src, dst */
+    typedef struct { int n, cap, head, *ids; } chan;
+    static chan ch[MAXG][MAXW][MAXW];
+    memset(ch, 0, sizeof ch);
+    int inpend[MAXW], arrived[MAXW];
+    for (int w = 0; w < W; w++) inpend[w] = -1, arrived[w] = 0;
+    int cap = 64;
+    P->ops = malloc((size_t)cap * sizeof(op_t));
+    int made = 0;
+    /* members (world ranks) of a blocking op, by op */
+    int (*memb)[MAXW + 1] = malloc((size_t)cap * sizeof *memb);
+
+    for (int step = 0;; step++) {
+        int draining = made >= nops;
+        /* a free process with something to do */
+        int order[MAXW];
+        for (int w = 0; w < W; w++) order[w] = w;
+        for (int k = W - 1; k > 0; k--) { int j = rint_(k + 1), t = order[k]; order[k] = order[j]; order[j] = t; }
+        int acted = 0;
+        for (int oi = 0; oi < W && !acted; oi++) {
+            int p = order[oi];
+            if (inpend[p] >= 0 && arrived[p]) continue; /* blocked */
+            /* candidate consuming actions */
+            int cand[64][2], nc = 0; /* (kind, arg): 0 recv chan (g*64+src), 1 scope si, 2 join pending op */
+            for (int g = 0; g < ng; g++) {
+                int vp = vpid_of(&P->gr[g], p); /* channels are by vpid */
+                if (vp < 0) continue;
+                for (int s = 0; s < P->gr[g].np; s++)
+                    if (ch[g][s][vp].head < ch[g][s][vp].n && nc < 64) cand[nc][0] = 0, cand[nc][1] = g * 64 + s, nc++;
+            }
+            for (int k = 0; k < nsi; k++) {
+                grid_t *G = &P->gr[si[k].g];
+                int v = vpid_of(G, p);
+                if (v < 0 || scope_index(G, si[k].sc, v) != si[k].idx) continue;
+                if (si[k].cur[p] < si[k].nops && nc < 64) cand[nc][0] = 1, cand[nc][1] = k, nc++;
+            }
+            if (inpend[p] >= 0 && !arrived[p]) {
+                op_t *o = &P->ops[inpend[p]];
+                if ((o->kind == 's' || o->kind == 'u') && nc < 64) cand[nc][0] = 2, cand[nc][1] = inpend[p], nc++;
+            }
+            int start = !draining && (nc == 0 || chance(45));
+            if (!start && nc == 0) continue;
+            if (start) do {
+                if (made == cap) {
+                    cap *= 2;
+                    P->ops = realloc(P->ops, (size_t)cap * sizeof(op_t));
+                    memb = realloc(memb, (size_t)cap * sizeof *memb);
+                }
+                op_t o;
+                memset(&o, 0, sizeof o);
+                o.id = made;
+                o.rd = -1;
+                o.rcf = -1;
+                o.top = '_';
+                o.opk = 'S';
+                o.uplo = 'G';
+                o.diag = 'N';
+                o.scope = '-';
+                /* grids p belongs to */
+                int gs[MAXG], ngs = 0;
+                for (int g = 0; g < ng; g++) if (vpid_of(&P->gr[g], p) >= 0) gs[ngs++] = g;
+                int r = rint_(100);
+                int ok = 0;
+                if (ngs == 0 || r >= 92) { /* user MPI traffic */
+                    if (W < 2) break;
+                    int q = rint_(W - 1); if (q >= p) q++;
+                    if (inpend[p] >= 0 || inpend[q] >= 0) break;
+                    o.kind = 'u'; o.g = -1; o.uc = 0; o.a = p; o.b = q;
+                    if (ngs && chance(50)) { /* the grid's own communicator (BLACS_GET 10) */
+                        int g = gs[rint_(ngs)];
+                        int vq = vpid_of(&P->gr[g], q);
+                        if (vq >= 0) { o.g = g; o.uc = 1; }
+                    }
+                    o.m = 1 + rint_(chance(10) ? 5000 : 20);
+                    memb[made][0] = 2; memb[made][1] = p; memb[made][2] = q;
+                    ok = 2;
+                } else {
+                    int g = gs[rint_(ngs)];
+                    grid_t *G = &P->gr[g];
+                    int v = vpid_of(G, p);
+                    o.g = g;
+                    if (r < 30) { /* point-to-point */
+                        if (G->np < 2) break;
+                        int d = rint_(G->np - 1); if (d >= v) d++;
+                        o.kind = 'p'; o.a = v; o.b = d;
+                        gen_shape(&o, !portable); gen_tr(&o);
+                        chan *c = &ch[g][v][d];
+                        if (c->n == c->cap) { c->cap = c->cap ? 2 * c->cap : 8; c->ids = realloc(c->ids, (size_t)c->cap * sizeof(int)); }
+                        c->ids[c->n++] = made;
+                        ok = 1;
+                    } else if (r < 85) { /* a scope operation */
+                        static const char scs[] = "RCA";
+                        char sc = scs[rint_(3)];
+                        int idx = scope_index(G, sc, v);
+                        int k = 0;
+                        while (!(si[k].g == g && si[k].sc == sc && si[k].idx == idx)) k++;
+                        if (si[k].cur[p] != si[k].nops) break; /* p must catch up first */
+                        o.scope = sc;
+                        int vs[MAXW], nv = scope_members(G, sc, idx, vs);
+                        int kind = rint_(100);
+                        if (kind < 50) {
+                            o.kind = 'b'; o.a = v;
+                            const char *t = portable ? BC_TOPS_REF : BC_TOPS;
+                            o.top = t[rint_((int)strlen(t))];
+                            gen_shape(&o, !portable); gen_tr(&o);
+                        } else {
+                            int free_ = 1;
+                            for (int q = 0; q < nv; q++) if (inpend[G->mem[vs[q]]] >= 0) free_ = 0;
+                            if (!free_) break;
+                            if (kind < 92) {
+                                o.kind = 'c'; o.a = idx;
+                                const char *t = portable ? CB_TOPS_REF : CB_TOPS;
+                                o.top = t[rint_((int)strlen(t))];
+                                gen_shape(&o, !portable);
+                                int ko = rint_(100);
+                                o.opk = ko < 45 ? 'S' : ko < 70 ? 'X' : ko < 90 || portable ? 'N' : 'U';
+                                if (o.opk == 'U') gen_tr(&o);
+                                o.rd = chance(40) ? -1 : vs[rint_(nv)];
+                                o.rdq = chance(20);
+                                if ((o.opk == 'X' || o.opk == 'N') && chance(60)) o.rcf = (o.m > 0 ? o.m : 1) + rint_(3) - (chance(10) ? 1 : 0);
+                            } else {
+                                o.kind = 'r'; o.a = idx;
+                            }
+                            memb[made][0] = nv;
+                            for (int q = 0; q < nv; q++) memb[made][1 + q] = G->mem[vs[q]];
+                        }
+                        if (si[k].nops == si[k].cap) { si[k].cap = si[k].cap ? 2 * si[k].cap : 16; si[k].ops = realloc(si[k].ops, (size_t)si[k].cap * sizeof(int)); }
+                        si[k].ops[si[k].nops++] = made;
+                        si[k].cur[p] = si[k].nops;
+                        ok = o.kind == 'b' ? 1 : 2;
+                    } else if (!portable) { /* Cdsendrecv with another process */
+                        if (G->np < 2) break;
+                        int q = rint_(G->np - 1); if (q >= v) q++;
+                        if (inpend[p] >= 0 || inpend[G->mem[q]] >= 0) break;
+                        o.kind = 's'; o.a = v; o.b = q; o.type = 'D';
+                        gen_shape(&o, 0);
+                        o.type = 'D';
+                        o.m2 = rint_(30); o.n2 = rint_(4);
+                        memb[made][0] = 2; memb[made][1] = p; memb[made][2] = G->mem[q];
+                        ok = 2;
+                    } else break;
+                }
+                P->ops[made] = o;
+                seq_push(P, p, made);
+                if (ok == 2) { /* blocking: p arrives, the others must come */
+                    for (int q = 0; q < memb[made][0]; q++) inpend[memb[made][1 + q]] = made, arrived[memb[made][1 + q]] = 0;
+                    arrived[p] = 1;
+                    if (memb[made][0] == 1) inpend[p] = -1, arrived[p] = 0;
+                }
+                made++;
+                acted = 1;
+            } while (0);
+            if (!acted && nc > 0) {
+                int c = rint_(nc);
+                int x;
+                if (cand[c][0] == 0) {
+                    int g = cand[c][1] / 64, s = cand[c][1] % 64;
+                    chan *cc = &ch[g][s][vpid_of(&P->gr[g], p)];
+                    x = cc->ids[cc->head++];
+                    seq_push(P, p, x);
+                } else if (cand[c][0] == 1) {
+                    scopeinst *S = &si[cand[c][1]];
+                    x = S->ops[S->cur[p]];
+                    op_t *o = &P->ops[x];
+                    if (o->kind != 'b') { /* a blocking op: it must be the one p is part of */
+                        if (inpend[p] != x) { fprintf(stderr, "randprog: generator: internal state\n"); exit(2); }
+                        arrived[p] = 1;
+                    }
+                    S->cur[p]++;
+                    seq_push(P, p, x);
+                } else {
+                    x = cand[c][1];
+                    arrived[p] = 1;
+                    seq_push(P, p, x);
+                }
+                if (inpend[p] == x && arrived[p]) { /* complete when everyone is in */
+                    int all = 1;
+                    for (int q = 0; q < memb[x][0]; q++) if (!arrived[memb[x][1 + q]]) all = 0;
+                    if (all) for (int q = 0; q < memb[x][0]; q++) inpend[memb[x][1 + q]] = -1, arrived[memb[x][1 + q]] = 0;
+                }
+                acted = 1;
+            }
+            if (acted && chance(4)) seq_push(P, p, -(1 + rint_(3000)));
+        }
+        if (!acted) {
+            int pend = 0;
+            for (int w = 0; w < W; w++) if (inpend[w] >= 0) pend = 1;
+            if (pend) {
+                fprintf(stderr, "randprog: generator: stuck (seed %llu, %d ops)\n", (unsigned long long)seed, made);
+                for (int w = 0; w < W; w++) fprintf(stderr, "  rank %d: pending %d arrived %d\n", w, inpend[w], arrived[w]);
+                for (int k = 0; k < nsi; k++) fprintf(stderr, "  scope g%d %c%d: %d ops, cur %d %d %d\n", si[k].g, si[k].sc, si[k].idx, si[k].nops, si[k].cur[0], si[k].cur[1], si[k].cur[2]);
+                exit(2);
+            }
+            if (draining) break;
+            if (step > 100000) break;
+        }
+    }
+    P->nops = made;
+    for (int k = 0; k < nsi; k++) free(si[k].ops);
+    for (int g = 0; g < MAXG; g++) for (int a = 0; a < MAXW; a++) for (int b = 0; b < MAXW; b++) free(ch[g][a][b].ids);
+    free(memb);
+}
+
+/* ---- text form ---------------------------------------------------------- */
+static void prog_write(const prog_t *P, FILE *f)
+{
+    fprintf(f, "randprog 1\nseed %llu\nnp %d\nportable %d\n", (unsigned long long)P->seed, P->W, P->portable);
+    for (int k = 0; k < P->nenv; k++)
+        fprintf(f, "env %d %s %s\n", P->env[k].rank, P->env[k].var, P->env[k].val);
+    for (int k = 0; k < P->ndis; k++) fprintf(f, "disagree %s\n", P->dis[k]);
+    if (P->idhi > P->idlo) fprintf(f, "idrange %d %d\n", P->idlo, P->idhi);
+    for (int g = 0; g < P->ngrid; g++) {
+        const grid_t *G = &P->gr[g];
+        fprintf(f, "grid %d %c %c %d %d", g, G->kind, G->order, G->nprow, G->npcol);
+        for (int v = 0; v < G->np; v++) fprintf(f, " %d", G->mem[v]);
+        fprintf(f, "\n");
+        for (int w = 11; w <= 16; w++) if (G->set[w - 10]) fprintf(f, "gset %d %d %d\n", g, w, G->set[w - 10]);
+    }
+    for (int k = 0; k < P->nops; k++) {
+        const op_t *o = &P->ops[k];
+        if (o->id < 0) continue;
+        fprintf(f, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u\n", o->id, o->kind, o->g,
+                o->scope, o->top, o->type ? o->type : 'D', o->uplo, o->diag, o->m, o->n, o->a, o->b, o->rd,
+                o->rdq, o->rcf, o->m2, o->n2, o->opk, o->uc, o->ldp);
+    }
+    for (int w = 0; w < P->W; w++) {
+        fprintf(f, "seq %d", w);
+        for (int k = 0; k < P->nseq[w]; k++) {
+            int t = P->seq[w][k];
+            if (t >= 0) fprintf(f, " %d", t);
+            else fprintf(f, " z%d", -t);
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "end\n");
+}
+
+static int prog_read(prog_t *P, FILE *f)
+{
+    memset(P, 0, sizeof *P);
+    char line[1 << 16];
+    int cap = 0;
+    char *big = NULL;
+    size_t bigcap = 0;
+    while (getline(&big, &bigcap, f) > 0) {
+        char *s = big;
+        char w[32];
+        if (sscanf(s, "%31s", w) != 1) continue;
+        if (!strcmp(w, "seed")) { unsigned long long x; sscanf(s, "seed %llu", &x); P->seed = x; }
+        else if (!strcmp(w, "np")) sscanf(s, "np %d", &P->W);
+        else if (!strcmp(w, "portable")) sscanf(s, "portable %d", &P->portable);
+        else if (!strcmp(w, "env") && P->nenv < 24) {
+            sscanf(s, "env %d %39s %39s", &P->env[P->nenv].rank, P->env[P->nenv].var, P->env[P->nenv].val);
+            P->nenv++;
+        } else if (!strcmp(w, "disagree") && P->ndis < 4) sscanf(s, "disagree %39s", P->dis[P->ndis++]);
+        else if (!strcmp(w, "idrange")) sscanf(s, "idrange %d %d", &P->idlo, &P->idhi);
+        else if (!strcmp(w, "grid")) {
+            int g, n = 0;
+            grid_t G;
+            memset(&G, 0, sizeof G);
+            if (sscanf(s, "grid %d %c %c %d %d%n", &g, &G.kind, &G.order, &G.nprow, &G.npcol, &n) < 5 || g < 0 || g >= MAXG) return -1;
+            G.np = G.nprow * G.npcol;
+            char *q = s + n;
+            for (int v = 0; v < G.np; v++) G.mem[v] = (int)strtol(q, &q, 10);
+            P->gr[g] = G;
+            if (g + 1 > P->ngrid) P->ngrid = g + 1;
+        } else if (!strcmp(w, "gset")) {
+            int g, what, val;
+            if (sscanf(s, "gset %d %d %d", &g, &what, &val) == 3 && g >= 0 && g < MAXG && what >= 11 && what <= 16) P->gr[g].set[what - 10] = val;
+        } else if (!strcmp(w, "op")) {
+            op_t o;
+            memset(&o, 0, sizeof o);
+            if (sscanf(s, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u", &o.id, &o.kind, &o.g, &o.scope,
+                       &o.top, &o.type, &o.uplo, &o.diag, &o.m, &o.n, &o.a, &o.b, &o.rd, &o.rdq, &o.rcf, &o.m2, &o.n2,
+                       &o.opk, &o.uc, &o.ldp) != 20) return -1;
+            if (o.id < 0 || o.id > 10000000) return -1;
+            if (o.id >= cap) {
+                int nc = cap ? cap : 64;
+                while (nc <= o.id) nc *= 2;
+                P->ops = realloc(P->ops, (size_t)nc * sizeof(op_t));
+                for (int k = cap; k < nc; k++) P->ops[k].id = -1;
+                cap = nc;
+            }
+            P->ops[o.id] = o;
+            if (o.id + 1 > P->nops) P->nops = o.id + 1;
+        } else if (!strcmp(w, "seq")) {
+            int r, n = 0;
+            if (sscanf(s, "seq %d%n", &r, &n) < 1 || r < 0 || r >= MAXW) return -1;
+            char *q = s + n;
+            for (;;) {
+                while (*q == ' ') q++;
+                if (*q == 'z') { q++; seq_push(P, r, -(int)strtol(q, &q, 10)); }
+                else if (*q >= '0' && *q <= '9') seq_push(P, r, (int)strtol(q, &q, 10));
+                else break;
+            }
+        }
+    }
+    (void)line;
+    free(big);
+    return P->W > 0 && P->W <= MAXW ? 0 : -1;
+}
+
+/* ---- values ---------------------------------------------------------------- */
+static int esz(char t) { return t == 'I' ? (int)sizeof(blacs_int) : t == 'S' ? 4 : t == 'D' ? 8 : t == 'C' ? 8 : 16; }
+static int cplx(char t) { return t == 'C' || t == 'Z'; }
+static void el_set(char t, void *base, size_t k, double re, double im)
+{
+    switch (t) {
+    case 'I': ((blacs_int *)base)[k] = (blacs_int)re; break;
+    case 'S': ((float *)base)[k] = (float)re; break;
+    case 'D': ((double *)base)[k] = re; break;
+    case 'C': ((float *)base)[2 * k] = (float)re; ((float *)base)[2 * k + 1] = (float)im; break;
+    default: ((double *)base)[2 * k] = re; ((double *)base)[2 * k + 1] = im; break;
+    }
+}
+static void el_get(char t, const void *base, size_t k, double *re, double *im)
+{
+    *im = 0;
+    switch (t) {
+    case 'I': *re = (double)((const blacs_int *)base)[k]; break;
+    case 'S': *re = ((const float *)base)[k]; break;
+    case 'D': *re = ((const double *)base)[k]; break;
+    case 'C': *re = ((const float *)base)[2 * k]; *im = ((const float *)base)[2 * k + 1]; break;
+    default: *re = ((const double *)base)[2 * k]; *im = ((const double *)base)[2 * k + 1]; break;
+    }
+}
+/* a general value of op, contributor (vpid or -1 for a source), element */
+static void val_gen(const op_t *o, int who, int i, int j, double *re, double *im)
+{
+    uint64_t h = hash4((uint64_t)o->id, (uint64_t)(who + 1), (uint64_t)i, (uint64_t)j);
+    *re = (double)((int)(h % 1001) - 500);
+    *im = cplx(o->type) ? (double)((int)((h >> 20) % 1001) - 500) : 0;
+}
+/* AMX/AMN: a key distinct between the scope ranks (srank < 8), a sign, and
+ * for complex a split of the key into |re| + |im| */
+static void val_key(const op_t *o, int srank, int i, int j, double *re, double *im, double *key)
+{
+    uint64_t h0 = hash4((uint64_t)o->id, 99, (uint64_t)i, (uint64_t)j);
+    uint64_t h = hash4((uint64_t)o->id, (uint64_t)(srank + 1), (uint64_t)i, (uint64_t)j);
+    int k = 8 * (1 + (int)((h ^ (h0 * (uint64_t)(srank + 3))) % 120)) + srank;
+    *key = k;
+    double s1 = (h >> 40) & 1 ? -1 : 1, s2 = (h >> 41) & 1 ? -1 : 1;
+    if (cplx(o->type)) {
+        int t = (int)((h >> 8) % (uint64_t)(k + 1));
+        *re = s1 * (k - t);
+        *im = s2 * t;
+    } else {
+        *re = s1 * k;
+        *im = 0;
+    }
+}
+static int in_tr(char uplo, char diag, int m, int n, int i, int j)
+{
+    if (uplo == 'G') return 1;
+    int unit = diag == 'U';
+    if (uplo == 'U') {
+        int k = j + (m > n ? m - n : 0);
+        return unit ? i < k : i <= k;
+    }
+    int k = j - (n > m ? n - m : 0);
+    return unit ? i > k : i >= k;
+}
+
+/* ---- guarded matrices ------------------------------------------------- */
+typedef struct {
+    char t;
+    int m, n, lda;
+    size_t total;
+    unsigned char *mem;
+    void *a;
+} gmat;
+static void gm_alloc(gmat *g, char t, int m, int n, int lda)
+{
+    g->t = t; g->m = m; g->n = n; g->lda = lda;
+    size_t inner = (size_t)lda * (size_t)(n > 0 ? n : 0);
+    g->total = inner + 2 * GUARD;
+    g->mem = malloc(g->total * (size_t)esz(t));
+    for (size_t k = 0; k < g->total; k++) el_set(t, g->mem, k, SENT(k), cplx(t) ? SENT(k + 1) : 0);
+    g->a = g->mem + (size_t)GUARD * (size_t)esz(t);
+}
+static void gm_free(gmat *g) { free(g->mem); g->mem = NULL; }
+
+/* ---- the run ------------------------------------------------------------ */
+static int me = -1, nfail, nchecks;
+static char where[512]; /* what this process is doing, for the watchdog */
+static const prog_t *RP;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fail(const char *fmt, ...)
+{
+    nfail++;
+    if (nfail > 12) return;
+    char b[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "randprog: rank %d: WRONG %s [in %s]\n", me, b, where);
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    char b[700];
+    int n = snprintf(b, sizeof b, "randprog: rank %d: HANG: waits in %s\n", me, where);
+    if (n > 0) { ssize_t r = write(2, b, (size_t)(n < (int)sizeof b ? n : (int)sizeof b - 1)); (void)r; }
+    _exit(3);
+}
+
+/* expected value of element (i,j) of a check: kind 0 source values, and
+ * compare each element of the allocation: inside(i,j) -> expected, else guard */
+typedef int (*expect_fn)(const op_t *o, int i, int j, double *re, double *im, void *arg);
+static void gm_check(const gmat *g, const op_t *o, expect_fn ex, void *arg, const char *what)
+{
+    int bad = 0;
+    size_t esz_ = (size_t)esz(g->t);
+    for (size_t k = 0; k < g->total; k++) {
+        double re, im, er, ei;
+        el_get(g->t, g->mem, k, &re, &im);
+        long off = (long)k - GUARD;
+        int i = -1, j = -1, inside = 0, known = 1;
+        if (off >= 0 && (size_t)off < (size_t)g->lda * (size_t)(g->n > 0 ? g->n : 0)) {
+            i = (int)(off % g->lda); j = (int)(off / g->lda);
+            if (i < g->m) {
+                int r = ex(o, i, j, &er, &ei, arg);
+                if (r == 2) known = 0;  /* anything may be here */
+                else inside = r;
+            }
+        }
+        if (!known) continue;
+        if (!inside) { er = SENT(k); ei = cplx(g->t) ? SENT(k + 1) : 0; }
+        nchecks++;
+        if (re != er || im != ei) {
+            if (bad++ < 3)
+                fail("%s: element %s(%d,%d) is %g%+gi, expected %g%+gi%s", what,
+                     inside ? "" : "guard ", i, j, re, im, er, ei, inside ? "" : " (overwritten)");
+        }
+    }
+    (void)esz_;
+}
+
+static int ex_source(const op_t *o, int i, int j, double *re, double *im, void *arg)
+{
+    int who = *(int *)arg;
+    if (j >= o->n) return 0;
+    val_gen(o, who, i, j, re, im);
+    return 1;
+}
+static int ex_recv(const op_t *o, int i, int j, double *re, double *im, void *arg)
+{
+    int who = *(int *)arg;
+    if (!in_tr(o->uplo, o->diag, o->m, o->n, i, j)) return 0;
+    val_gen(o, who, i, j, re, im);
+    return 1;
+}
+static void fill_source(gmat *g, const op_t *o, int who)
+{
+    for (int j = 0; j < g->n; j++)
+        for (int i = 0; i < g->m; i++) {
+            double re, im;
+            val_gen(o, who, i, j, &re, &im);
+            el_set(g->t, g->a, (size_t)j * g->lda + i, re, im);
+        }
+}
+
+static const char *scname(char s) { return s == 'R' ? "Row" : s == 'C' ? "Column" : "All"; }
+static char lc(char t) { return (char)(t - 'A' + 'a'); }
+
+/* the call as C text (messages, reproducers) */
+static void describe(const prog_t *P, const op_t *o, int w, char *b, size_t n)
+{
+    const grid_t *G = o->g >= 0 ? &P->gr[o->g] : NULL;
+    int v = G ? vpid_of(G, w) : -1;
+    char top[2] = {o->top == '_' ? ' ' : o->top, 0};
+    int lda = lda_of(o, v < 0 ? 0 : v, o->m);
+    switch (o->kind) {
+    case 'p':
+        if (v == o->a) {
+            if (o->uplo == 'G') snprintf(b, n, "op %d: C%cgesd2d(ctxt%d, %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->m, o->n, lda, vrow(G, o->b), vcol(G, o->b));
+            else snprintf(b, n, "op %d: C%ctrsd2d(ctxt%d, \"%c\", \"%c\", %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->uplo, o->diag, o->m, o->n, lda, vrow(G, o->b), vcol(G, o->b));
+        } else {
+            if (o->uplo == 'G') snprintf(b, n, "op %d: C%cgerv2d(ctxt%d, %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->m, o->n, lda, vrow(G, o->a), vcol(G, o->a));
+            else snprintf(b, n, "op %d: C%ctrrv2d(ctxt%d, \"%c\", \"%c\", %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->uplo, o->diag, o->m, o->n, lda, vrow(G, o->a), vcol(G, o->a));
+        }
+        break;
+    case 'b':
+        if (v == o->a) {
+            if (o->uplo == 'G') snprintf(b, n, "op %d: C%cgebs2d(ctxt%d, \"%s\", \"%s\", %d, %d, A, %d)", o->id, lc(o->type), o->g, scname(o->scope), top, o->m, o->n, lda);
+            else snprintf(b, n, "op %d: C%ctrbs2d(ctxt%d, \"%s\", \"%s\", \"%c\", \"%c\", %d, %d, A, %d)", o->id, lc(o->type), o->g, scname(o->scope), top, o->uplo, o->diag, o->m, o->n, lda);
+        } else {
+            if (o->uplo == 'G') snprintf(b, n, "op %d: C%cgebr2d(ctxt%d, \"%s\", \"%s\", %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, scname(o->scope), top, o->m, o->n, lda, vrow(G, o->a), vcol(G, o->a));
+            else snprintf(b, n, "op %d: C%ctrbr2d(ctxt%d, \"%s\", \"%s\", \"%c\", \"%c\", %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, scname(o->scope), top, o->uplo, o->diag, o->m, o->n, lda, vrow(G, o->a), vcol(G, o->a));
+        }
+        break;
+    case 'c': {
+        int rdest = o->rd < 0 ? (o->rdq ? 0 : -1) : vrow(G, o->rd), cdest = o->rd < 0 ? (o->rdq ? -1 : 0) : vcol(G, o->rd);
+        if (o->opk == 'S') snprintf(b, n, "op %d: C%cgsum2d(ctxt%d, \"%s\", \"%s\", %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, scname(o->scope), top, o->m, o->n, lda, rdest, cdest);
+        else if (o->opk == 'U') snprintf(b, n, "op %d: C%ctuop2d(ctxt%d, \"%s\", \"%s\", \"%c\", \"%c\", %d, %d, A, %d, %d, %d, init, max, post)", o->id, lc(o->type), o->g, scname(o->scope), top, o->uplo, o->diag, o->m, o->n, lda, rdest, cdest);
+        else snprintf(b, n, "op %d: C%cgam%c2d(ctxt%d, \"%s\", \"%s\", %d, %d, A, %d, RA, CA, %d, %d, %d)", o->id, lc(o->type), o->opk == 'X' ? 'x' : 'n', o->g, scname(o->scope), top, o->m, o->n, lda, o->rcf, rdest, cdest);
+        break;
+    }
+    case 's': {
+        int q = v == o->a ? o->b : o->a;
+        int m2 = v == o->a ? o->m2 : o->m, n2 = v == o->a ? o->n2 : o->n;
+        int m1 = v == o->a ? o->m : o->m2, n1 = v == o->a ? o->n : o->n2;
+        snprintf(b, n, "op %d: Cdsendrecv(ctxt%d, %d, %d, A, %d, %d, %d, %d, %d, B, %d, %d, %d)", o->id, o->g, m1, n1,
+                 m1 > 1 ? m1 : 1, vrow(G, q), vcol(G, q), m2, n2, m2 > 1 ? m2 : 1, vrow(G, q), vcol(G, q));
+        break;
+    }
+    case 'r': snprintf(b, n, "op %d: Cblacs_barrier(ctxt%d, \"%s\")", o->id, o->g, scname(o->scope)); break;
+    default:
+        if (w == o->a) snprintf(b, n, "op %d: MPI_Send(buf, %d, MPI_INT, %d, tag, %s)", o->id, o->m, o->b, o->uc ? "grid comm" : "MPI_COMM_WORLD");
+        else snprintf(b, n, "op %d: MPI_Recv(buf, %d, MPI_INT, %d, tag, %s)", o->id, o->m, o->a, o->uc ? "grid comm" : "MPI_COMM_WORLD");
+    }
+}
+
+/* ---- typed calls ------------------------------------------------------- */
+#define TSWITCH(t, CALL)                                                                        \
+    switch (t) {                                                                                \
+    case 'I': CALL(i); break;                                                                   \
+    case 'S': CALL(s); break;                                                                   \
+    case 'D': CALL(d); break;                                                                   \
+    case 'C': CALL(c); break;                                                                   \
+    default: CALL(z); break;                                                                    \
+    }
+
+#ifndef RP_REFERENCE
+/* vTUOP2D: init x = x + 1, op componentwise max, post x = 2x */
+#define TUOP_FNS(v, T, NC)                                                                      \
+    static void init_##v(blacs_int *n, T *x) { for (blacs_int k = 0; k < NC * *n; k++) x[k] = (T)(x[k] + 1); } \
+    static void max_##v(blacs_int *n, T *in, T *io) { for (blacs_int k = 0; k < NC * *n; k++) if (in[k] > io[k]) io[k] = in[k]; } \
+    static void post_##v(blacs_int *n, T *x) { for (blacs_int k = 0; k < NC * *n; k++) x[k] = (T)(2 * x[k]); }
+TUOP_FNS(i, blacs_int, 1)
+TUOP_FNS(s, float, 1)
+TUOP_FNS(d, double, 1)
+TUOP_FNS(c, float, 2)
+TUOP_FNS(z, double, 2)
+#endif
+
+typedef struct { blacs_int ctxt; MPI_Comm ucomm; blacs_int uh; int v; } gstate;
+static gstate gs_[MAXG];
+
+typedef struct { const op_t *o; const grid_t *G; int me_v; int nv; int vs[MAXW]; int dest_all; int dest_v; } comb_arg;
+static int ex_comb(const op_t *o, int i, int j, double *re, double *im, void *arg)
+{
+    comb_arg *c = arg;
+    if (!c->dest_all && c->me_v != c->dest_v) return j < o->n && in_tr(o->uplo, o->diag, o->m, o->n, i, j) ? 2 : 0;
+    if (!in_tr(o->uplo, o->diag, o->m, o->n, i, j)) return 0; /* outside the trapezoid: untouched */
+    if (o->opk == 'S') {
+        double sr = 0, si = 0;
+        for (int k = 0; k < c->nv; k++) { double a, b; val_gen(o, c->vs[k], i, j, &a, &b); sr += a; si += b; }
+        *re = sr; *im = si;
+    } else if (o->opk == 'U') {
+        double mr = -1e30, mi = -1e30;
+        for (int k = 0; k < c->nv; k++) { double a, b; val_gen(o, c->vs[k], i, j, &a, &b); if (a + 1 > mr) mr = a + 1; if (b + 1 > mi) mi = b + 1; }
+        *re = 2 * mr; *im = cplx(o->type) ? 2 * mi : 0;
+    } else {
+        double best = o->opk == 'X' ? -1 : 1e30;
+        for (int k = 0; k < c->nv; k++) {
+            double a, b, key;
+            val_key(o, k, i, j, &a, &b, &key);
+            if (o->opk == 'X' ? key > best : key < best) { best = key; *re = a; *im = b; }
+        }
+    }
+    return 1;
+}
+
+static void run_op(const prog_t *P, const op_t *o)
+{
+    const grid_t *G = o->g >= 0 ? &P->gr[o->g] : NULL;
+    gstate *S = o->g >= 0 ? &gs_[o->g] : NULL;
+    int v = G ? vpid_of(G, me) : -1;
+    describe(P, o, me, where, sizeof where);
+    char top[2] = {o->top == '_' ? ' ' : o->top, 0};
+    char uplo[2] = {o->uplo, 0}, diag[2] = {o->diag, 0};
+    char sc[8];
+    snprintf(sc, sizeof sc, "%s", o->scope == '-' ? "All" : scname(o->scope));
+    int lda = lda_of(o, v < 0 ? 0 : v, o->m);
+    blacs_int ctxt = S ? S->ctxt : -1;
+    gmat A;
+    char what[64];
+    switch (o->kind) {
+    case 'p':
+    case 'b': {
+        int src = o->a;
+        gm_alloc(&A, o->type, o->m, o->n, lda);
+        if (v == src) {
+            fill_source(&A, o, src);
+            int rd = o->kind == 'p' ? vrow(G, o->b) : 0, cd = o->kind == 'p' ? vcol(G, o->b) : 0;
+            (void)rd, (void)cd;
+#define SEND_GE(x) C##x##gesd2d(ctxt, o->m, o->n, A.a, lda, rd, cd)
+#define SEND_TR(x) C##x##trsd2d(ctxt, uplo, diag, o->m, o->n, A.a, lda, rd, cd)
+#define BS_GE(x) C##x##gebs2d(ctxt, sc, top, o->m, o->n, A.a, lda)
+#define BS_TR(x) C##x##trbs2d(ctxt, sc, top, uplo, diag, o->m, o->n, A.a, lda)
+            if (o->kind == 'p') { if (o->uplo == 'G') { TSWITCH(o->type, SEND_GE) } else { TSWITCH(o->type, SEND_TR) } }
+            else { if (o->uplo == 'G') { TSWITCH(o->type, BS_GE) } else { TSWITCH(o->type, BS_TR) } }
+            snprintf(what, sizeof what, "the source's A after op %d", o->id);
+            gm_check(&A, o, ex_source, &src, what);
+        } else {
+            int rs_ = vrow(G, src), cs_ = vcol(G, src);
+#define RV_GE(x) C##x##gerv2d(ctxt, o->m, o->n, A.a, lda, rs_, cs_)
+#define RV_TR(x) C##x##trrv2d(ctxt, uplo, diag, o->m, o->n, A.a, lda, rs_, cs_)
+#define BR_GE(x) C##x##gebr2d(ctxt, sc, top, o->m, o->n, A.a, lda, rs_, cs_)
+#define BR_TR(x) C##x##trbr2d(ctxt, sc, top, uplo, diag, o->m, o->n, A.a, lda, rs_, cs_)
+            if (o->kind == 'p') { if (o->uplo == 'G') { TSWITCH(o->type, RV_GE) } else { TSWITCH(o->type, RV_TR) } }
+            else { if (o->uplo == 'G') { TSWITCH(o->type, BR_GE) } else { TSWITCH(o->type, BR_TR) } }
+            snprintf(what, sizeof what, "the received A of op %d", o->id);
+            gm_check(&A, o, ex_recv, &src, what);
+        }
+        gm_free(&A);
+        break;
+    }
+    case 'c': {
+        comb_arg ca = {.o = o, .G = G, .me_v = v};
+        ca.nv = scope_members(G, o->scope, o->a, ca.vs);
+        ca.dest_all = o->rd < 0;
+        ca.dest_v = o->rd;
+        int srank = scope_rank(G, o->scope, v);
+        gm_alloc(&A, o->type, o->m, o->n, lda);
+        for (int j = 0; j < o->n; j++)
+            for (int i = 0; i < o->m; i++) {
+                double re, im, key;
+                if (o->opk == 'X' || o->opk == 'N') val_key(o, srank, i, j, &re, &im, &key);
+                else val_gen(o, v, i, j, &re, &im);
+                if (o->opk == 'U' && !in_tr(o->uplo, o->diag, o->m, o->n, i, j)) continue; /* left as guard */
+                el_set(o->type, A.a, (size_t)j * lda + i, re, im);
+            }
+        /* the contributions of AMX/AMN are by scope rank: the expected value
+         * reads them back by scope rank (vs[k] for val_gen, k for val_key) */
+        int rdest = o->rd < 0 ? (o->rdq ? 0 : -1) : vrow(G, o->rd), cdest = o->rd < 0 ? (o->rdq ? -1 : 0) : vcol(G, o->rd);
+        int ldia = o->rcf < 0 ? 1 : (o->rcf > o->m ? o->rcf : (o->m > 0 ? o->m : 1));
+        size_t nra = (size_t)ldia * (size_t)(o->n > 0 ? o->n : 0) + 2 * GUARD;
+        blacs_int *ra = malloc(nra * sizeof(blacs_int)), *ca_ = malloc(nra * sizeof(blacs_int));
+        for (size_t k = 0; k < nra; k++) ra[k] = ca_[k] = -77;
+        if (o->opk == 'S') {
+#define SUM(x) C##x##gsum2d(ctxt, sc, top, o->m, o->n, A.a, lda, rdest, cdest)
+            TSWITCH(o->type, SUM)
+        } else if (o->opk == 'X') {
+#define AMX(x) C##x##gamx2d(ctxt, sc, top, o->m, o->n, A.a, lda, ra + GUARD, ca_ + GUARD, o->rcf, rdest, cdest)
+            TSWITCH(o->type, AMX)
+        } else if (o->opk == 'N') {
+#define AMN(x) C##x##gamn2d(ctxt, sc, top, o->m, o->n, A.a, lda, ra + GUARD, ca_ + GUARD, o->rcf, rdest, cdest)
+            TSWITCH(o->type, AMN)
+        } else {
+#ifndef RP_REFERENCE
+#define TUOP(x) C##x##tuop2d(ctxt, sc, top, uplo, diag, o->m, o->n, A.a, lda, rdest, cdest, init_##x, max_##x, post_##x)
+            TSWITCH(o->type, TUOP)
+#endif
+        }
+        snprintf(what, sizeof what, "the combined A of op %d", o->id);
+        gm_check(&A, o, ex_comb, &ca, what);
+        int here = ca.dest_all || v == o->rd;
+        for (size_t k = 0; k < nra; k++) {
+            long off = (long)k - GUARD;
+            int exr = -77, exc = -77;
+            if (here && o->rcf >= 0 && off >= 0 && off < (long)ldia * o->n && off % ldia < o->m) {
+                int i = (int)(off % ldia), j = (int)(off / ldia);
+                double best = o->opk == 'X' ? -1 : 1e30; int bk = 0;
+                for (int q = 0; q < ca.nv; q++) {
+                    double a, b, key;
+                    val_key(o, q, i, j, &a, &b, &key);
+                    if (o->opk == 'X' ? key > best : key < best) best = key, bk = q;
+                }
+                int ov = ca.vs[bk];
+                exr = vrow(G, ov); exc = vcol(G, ov);
+            }
+            nchecks++;
+            if (ra[k] != exr || ca_[k] != exc)
+                fail("RA/CA of op %d at offset %ld: (%ld,%ld), expected (%d,%d)", o->id, off, (long)ra[k], (long)ca_[k], exr, exc);
+        }
+        free(ra); free(ca_);
+        gm_free(&A);
+        break;
+    }
+    case 's': {
+#ifndef RP_REFERENCE
+        int q = v == o->a ? o->b : o->a;
+        int m1 = v == o->a ? o->m : o->m2, n1 = v == o->a ? o->n : o->n2;
+        int m2 = v == o->a ? o->m2 : o->m, n2 = v == o->a ? o->n2 : o->n;
+        op_t o1 = *o, o2 = *o;
+        o1.m = m1; o1.n = n1; o2.m = m2; o2.n = n2; o1.uplo = o2.uplo = 'G'; o1.type = o2.type = 'D';
+        gmat B;
+        gm_alloc(&A, 'D', m1, n1, m1 > 1 ? m1 : 1);
+        gm_alloc(&B, 'D', m2, n2, m2 > 1 ? m2 : 1);
+        fill_source(&A, &o1, v);
+        Cdsendrecv(ctxt, m1, n1, A.a, m1 > 1 ? m1 : 1, vrow(G, q), vcol(G, q), m2, n2, B.a, m2 > 1 ? m2 : 1, vrow(G, q), vcol(G, q));
+        snprintf(what, sizeof what, "the sent A of op %d", o->id);
+        gm_check(&A, &o1, ex_source, &v, what);
+        snprintf(what, sizeof what, "the received B of op %d", o->id);
+        gm_check(&B, &o2, ex_recv, &q, what);
+        gm_free(&A); gm_free(&B);
+#endif
+        break;
+    }
+    case 'r': {
+        Cblacs_barrier(ctxt, sc);
+        break;
+    }
+    default: {
+        MPI_Comm comm = o->uc ? S->ucomm : MPI_COMM_WORLD;
+        int *buf = malloc((size_t)(o->m + 1) * sizeof(int));
+        int tag = 7000 + o->id % 1000;
+        if (me == o->a) {
+            for (int k = 0; k < o->m; k++) buf[k] = o->id * 31 + k;
+            MPI_Send(buf, o->m, MPI_INT, o->uc ? vpid_of(G, o->b) : o->b, tag, comm);
+        } else {
+            MPI_Recv(buf, o->m, MPI_INT, o->uc ? vpid_of(G, o->a) : o->a, tag, comm, MPI_STATUS_IGNORE);
+            for (int k = 0; k < o->m; k++) {
+                nchecks++;
+                if (buf[k] != o->id * 31 + k) { fail("user MPI message of op %d: element %d is %d", o->id, k, buf[k]); break; }
+            }
+        }
+        free(buf);
+    }
+    }
+}
+
+static int run_program(const prog_t *P)
+{
+    RP = P;
+    int W;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &W);
+    if (W != P->W) {
+        if (me == 0) fprintf(stderr, "randprog: the program is for %d processes, this job has %d\n", P->W, W);
+        return 2;
+    }
+    const char *wd = getenv("RANDPROG_WATCHDOG");
+    signal(SIGALRM, on_alarm);
+    alarm(wd && *wd ? (unsigned)atoi(wd) : 60);
+    /* the environment, before the first BLACS call reads it */
+    for (int k = 0; k < P->nenv; k++)
+        if (P->env[k].rank < 0 || P->env[k].rank == me) setenv(P->env[k].var, P->env[k].val, 1);
+    int uses = 0;
+    for (int g = 0; g < P->ngrid; g++)
+        if (P->gr[g].kind != 'U' || vpid_of(&P->gr[g], me) >= 0) uses = 1;
+    snprintf(where, sizeof where, "making the grids");
+    if (uses && P->idhi > P->idlo) {
+        blacs_int r[2] = {P->idlo, P->idhi};
+        Cblacs_set(-1, 1, r);
+    }
+    for (int g = 0; g < P->ngrid; g++) {
+        const grid_t *G = &P->gr[g];
+        gstate *S = &gs_[g];
+        S->ctxt = -1;
+        S->ucomm = MPI_COMM_NULL;
+        S->v = vpid_of(G, me);
+        snprintf(where, sizeof where, "making grid %d (%c)", g, G->kind);
+        if (G->kind == 'I') {
+            blacs_int sys;
+            Cblacs_get(-1, 0, &sys);
+            S->ctxt = sys;
+            char ord[2] = {G->order, 0};
+            Cblacs_gridinit(&S->ctxt, ord, G->nprow, G->npcol);
+        } else if (G->kind == 'M') {
+            blacs_int sys, ldu = G->nprow + (int)(P->seed % 2);
+            Cblacs_get(-1, 0, &sys);
+            blacs_int *map = calloc((size_t)(ldu * G->npcol), sizeof(blacs_int));
+            for (int i = 0; i < G->nprow; i++)
+                for (int j = 0; j < G->npcol; j++) map[j * ldu + i] = G->mem[i * G->npcol + j];
+            S->ctxt = sys;
+            Cblacs_gridmap(&S->ctxt, map, ldu, G->nprow, G->npcol);
+            free(map);
+        } else {
+            MPI_Comm uc;
+            MPI_Comm_split(MPI_COMM_WORLD, S->v >= 0 ? 0 : MPI_UNDEFINED, S->v, &uc);
+            if (S->v >= 0) {
+                S->ctxt = Csys2blacs_handle(uc);
+                Cblacs_gridinit(&S->ctxt, "R", G->nprow, G->npcol);
+                S->uh = -1;
+                S->ucomm = uc; /* the user's: freed at the end */
+            }
+        }
+        if (S->v >= 0) {
+            blacs_int nr, nc, mr, mc;
+            Cblacs_gridinfo(S->ctxt, &nr, &nc, &mr, &mc);
+            nchecks++;
+            if (nr != G->nprow || nc != G->npcol || mr != vrow(G, S->v) || mc != vcol(G, S->v))
+                fail("grid %d: gridinfo %ldx%ld at {%ld,%ld}, expected %dx%d at {%d,%d}", g, (long)nr, (long)nc, (long)mr,
+                     (long)mc, G->nprow, G->npcol, vrow(G, S->v), vcol(G, S->v));
+            for (int w = 11; w <= 16; w++)
+                if (G->set[w - 10]) { blacs_int val = G->set[w - 10]; Cblacs_set(S->ctxt, w, &val); }
+            if (G->kind != 'U') { /* the grid's own communicator, for user traffic */
+                blacs_int h;
+                Cblacs_get(S->ctxt, 10, &h);
+                S->uh = h;
+                S->ucomm = Cblacs2sys_handle(h);
+            }
+        }
+    }
+    for (int k = 0; k < P->nseq[me]; k++) {
+        int t = P->seq[me][k];
+        if (t < 0) { struct timespec ts = {0, 1000L * -t}; nanosleep(&ts, NULL); continue; }
+        if (t >= P->nops || P->ops[t].id != t) continue;
+        run_op(P, &P->ops[t]);
+    }
+    snprintf(where, sizeof where, "leaving the grids");
+    for (int g = 0; g < P->ngrid; g++) {
+        gstate *S = &gs_[g];
+        if (S->v < 0) continue;
+        if (P->gr[g].kind == 'U') {
+            Cblacs_gridexit(S->ctxt);
+            MPI_Comm_free(&S->ucomm);
+        } else {
+            if ((P->seed >> 3) % 2) Cfree_blacs_system_handle(S->uh);
+            Cblacs_gridexit(S->ctxt);
+        }
+    }
+    snprintf(where, sizeof where, "BLACS_EXIT");
+    if (uses) Cblacs_exit(1);
+    alarm(0);
+    if (nfail) fprintf(stderr, "randprog: rank %d: %d WRONG of %d checks\n", me, nfail, nchecks);
+    else printf("randprog: rank %d ok, %d checks\n", me, nchecks);
+    fflush(stdout);
+    fflush(stderr);
+    return nfail ? 1 : 0;
+}
+
+/* ---- simplification: the K-th smaller program, or none ------------------- */
+static void drop_op(prog_t *P, int id)
+{
+    P->ops[id].id = -1;
+    for (int w = 0; w < P->W; w++) {
+        int n = 0;
+        for (int k = 0; k < P->nseq[w]; k++) if (P->seq[w][k] != id) P->seq[w][n++] = P->seq[w][k];
+        P->nseq[w] = n;
+    }
+}
+
+static int reduce(prog_t *P, int K)
+{
+    /* 0: all sleeps; then each op; then halve each op's sizes; then LDA pads;
+     * then each environment line and BLACS_SET */
+    int k = K;
+    if (k-- == 0) {
+        int any = 0;
+        for (int w = 0; w < P->W; w++) {
+            int n = 0;
+            for (int i = 0; i < P->nseq[w]; i++) if (P->seq[w][i] >= 0) P->seq[w][n++] = P->seq[w][i]; else any = 1;
+            P->nseq[w] = n;
+        }
+        return any ? 0 : 1; /* 1: nothing changed, try the next */
+    }
+    /* drop ops, later ones first (half of the rest at once first, then one by one) */
+    int live[100000], nl = 0;
+    for (int i = P->nops - 1; i >= 0; i--) if (P->ops[i].id >= 0 && nl < 100000) live[nl++] = i;
+    if (nl > 8) {
+        if (k-- == 0) { for (int i = 0; i < nl / 2; i++) drop_op(P, live[i]); return 0; }
+        if (k-- == 0) { for (int i = nl / 2; i < nl; i++) drop_op(P, live[i]); return 0; }
+    }
+    if (k < nl) { drop_op(P, live[k]); return 0; }
+    k -= nl;
+    if (k < nl) {
+        op_t *o = &P->ops[live[k]];
+        if (o->m <= 1 && o->n <= 1 && o->m2 <= 1 && o->n2 <= 1) return 1;
+        o->m = o->m > 1 ? o->m / 2 : o->m; o->n = o->n > 1 ? o->n / 2 : o->n;
+        o->m2 /= 2; o->n2 /= 2;
+        if (o->rcf >= 0 && o->rcf < o->m) o->rcf = o->m;
+        return 0;
+    }
+    k -= nl;
+    if (k < nl) {
+        op_t *o = &P->ops[live[k]];
+        if (!o->ldp && o->top == '_' && o->uplo == 'G') return 1;
+        if (o->ldp) o->ldp = 0;
+        else if (o->kind != 'b' && o->kind != 'c') return 1;
+        else if (o->uplo != 'G' && o->kind == 'b') o->uplo = 'G';
+        else return 1;
+        return 0;
+    }
+    k -= nl;
+    if (k < P->nenv) {
+        for (int i = k; i + 1 < P->nenv; i++) P->env[i] = P->env[i + 1];
+        P->nenv--;
+        return 0;
+    }
+    k -= P->nenv;
+    for (int g = 0; g < P->ngrid; g++)
+        for (int w = 1; w <= 6; w++)
+            if (k-- == 0) { if (!P->gr[g].set[w]) return 1; P->gr[g].set[w] = 0; return 0; }
+    return -1;
+}
+
+/* ---- a standalone reproducer: the program embedded, its calls as comments */
+static void emit(const prog_t *P, const char *path)
+{
+    printf("/*\n * Reproducer written by TESTING/t_randprog.c (seed %llu), %d processes.\n", (unsigned long long)P->seed, P->W);
+    printf(" * Build and run (from the top of the tree, MPICH):\n");
+    printf(" *   mpicc.mpich -std=c11 -D_POSIX_C_SOURCE=200809L -Ibuild/default -ISRC -ITESTING repro.c LIB/libblacs.a -lm -o repro\n");
+    printf(" *   mpiexec.mpich -n %d ./repro\n *\n", P->W);
+    for (int k = 0; k < P->nenv; k++) {
+        if (P->env[k].rank < 0) printf(" * environment (every process): %s=%s\n", P->env[k].var, P->env[k].val);
+        else printf(" * environment of rank %d: %s=%s\n", P->env[k].rank, P->env[k].var, P->env[k].val);
+    }
+    for (int g = 0; g < P->ngrid; g++) {
+        const grid_t *G = &P->gr[g];
+        printf(" * grid %d: %s %dx%d, world ranks by row-major grid position:", g,
+               G->kind == 'I' ? (G->order == 'R' ? "BLACS_GRIDINIT 'R'" : "BLACS_GRIDINIT 'C'")
+               : G->kind == 'M' ? "BLACS_GRIDMAP" : "BLACS_GRIDINIT on a user communicator (MPI_Comm_split)",
+               G->nprow, G->npcol);
+        for (int v = 0; v < G->np; v++) printf(" %d", G->mem[v]);
+        for (int w = 11; w <= 16; w++) if (G->set[w - 10]) printf("; BLACS_SET %d = %d", w, G->set[w - 10]);
+        printf("\n");
+    }
+    for (int w = 0; w < P->W; w++) {
+        printf(" *\n * rank %d does, in this order:\n", w);
+        for (int k = 0; k < P->nseq[w]; k++) {
+            int t = P->seq[w][k];
+            char b[400];
+            if (t < 0) snprintf(b, sizeof b, "usleep(%d)", -t);
+            else describe(P, &P->ops[t], w, b, sizeof b);
+            printf(" *   %s\n", b);
+        }
+    }
+    printf(" * Values: op-, process- and element-dependent integers (t_randprog.c val_gen,\n");
+    printf(" * val_key); every matrix has guard zones that must stay untouched.\n */\n");
+    printf("#define RANDPROG_EMBEDDED \\\n");
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    while (f && getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\n")] = 0;
+        printf("    \"%s\\n\" \\\n", line);
+    }
+    printf("    \"\"\n#include \"t_randprog.c\"\n");
+    free(line);
+    if (f) fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+#ifdef RANDPROG_EMBEDDED
+    static const char text[] = RANDPROG_EMBEDDED;
+    FILE *f = fmemopen((void *)text, sizeof text - 1, "r");
+    prog_t P;
+    if (prog_read(&P, f)) return 2;
+    fclose(f);
+    MPI_Init(&argc, &argv);
+    int rc = run_program(&P);
+    MPI_Finalize();
+    return rc;
+#else
+    if (argc >= 3 && !strcmp(argv[1], "gen")) {
+        prog_t P;
+        gen_program(&P, strtoull(argv[2], NULL, 10), argc > 3 ? atoi(argv[3]) : 0, argc > 4 ? atoi(argv[4]) : 0,
+                    argc > 5 && !strcmp(argv[5], "portable"));
+        prog_write(&P, stdout);
+        return 0;
+    }
+    if (argc >= 3) {
+        FILE *f = fopen(argv[2], "r");
+        if (!f) { fprintf(stderr, "randprog: cannot read %s: %s\n", argv[2], strerror(errno)); return 2; }
+        prog_t P;
+        if (prog_read(&P, f)) { fprintf(stderr, "randprog: %s is not a program\n", argv[2]); return 2; }
+        fclose(f);
+        if (!strcmp(argv[1], "np")) { printf("%d\n", P.W); return 0; }
+        if (!strcmp(argv[1], "info")) {
+            printf("%d %d", P.W, P.nops);
+            for (int k = 0; k < P.ndis; k++) printf(" %s", P.dis[k]);
+            printf("\n");
+            return 0;
+        }
+        if (!strcmp(argv[1], "emit")) { emit(&P, argv[2]); return 0; }
+        if (!strcmp(argv[1], "reduce") && argc >= 4) {
+            int r = reduce(&P, atoi(argv[3]));
+            if (r < 0) return 1;   /* no more candidates */
+            if (r > 0) return 3;   /* this one changes nothing */
+            prog_write(&P, stdout);
+            return 0;
+        }
+        if (!strcmp(argv[1], "run")) {
+            MPI_Init(&argc, &argv);
+            int rc = run_program(&P);
+            MPI_Finalize();
+            return rc;
+        }
+    }
+    fprintf(stderr, "usage: t_randprog gen SEED [NP] [NOPS] [portable] | run|reduce K|emit|np|info PROGRAM\n");
+    return 2;
+#endif
+}
