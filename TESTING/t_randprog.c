@@ -15,15 +15,17 @@
  *   - a receive (point-to-point or broadcast) is issued only after its
  *     message was sent; messages between two processes of a grid are
  *     received in the order sent;
- *   - combines, barriers, Cdsendrecv and the user's own MPI_Send/MPI_Recv
- *     pairs are globally blocking: the process waits until every member
- *     has arrived;
+ *   - broadcast receives, combines, barriers, Cdsendrecv and the user's own
+ *     MPI_Send/MPI_Recv pairs are globally blocking: a member may wait
+ *     until every other member has arrived (a broadcast's receivers may
+ *     forward to each other, whatever the topology);
  *   - the members of a scope (a row, a column or all of a grid) meet that
  *     scope's broadcasts, combines and barriers in the same order.
- * To stay free of deadlock the simulation starts a blocking operation
- * only when none of its members is part of another one still pending; a
- * free member of a pending operation may still send, receive what has
- * arrived and catch up in its scopes before it joins.
+ * The execution is a random sequence of events: one process's send,
+ * broadcast send or point-to-point receive, or one globally blocking
+ * operation done by all its members at once.  Each process's program is
+ * its projection of the sequence, and the sequence shows an execution in
+ * which nobody waits forever: a valid program by construction.
  *
  * Everything else is drawn at random: 1-6 processes, up to three grids
  * alive at once (BLACS_GRIDINIT in 'R' or 'C' order, BLACS_GRIDMAP, grids
@@ -96,6 +98,8 @@ RP_PROTOS(z, double)
 #define MAXG 3      /* grids */
 #define GUARD 24    /* guard elements before and after every matrix */
 #define SENT(k) (-20000.0 - (double)((k) % 997)) /* guard value of element k */
+
+static int esz(char t);
 
 /* ---- random numbers: splitmix64 --------------------------------------- */
 static uint64_t rs;
@@ -346,207 +350,176 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
     }
     for (int k = 0; k < nsi; k++) { si[k].nops = si[k].cap = 0; si[k].ops = NULL; memset(si[k].cur, 0, sizeof si[k].cur); }
 
-    /* channels: messages sent and not yet received, per grid, src, dst */
+    /* channels: messages sent and not yet received, per grid, src, dst (vpids) */
     typedef struct { int n, cap, head, *ids; } chan;
     static chan ch[MAXG][MAXW][MAXW];
     memset(ch, 0, sizeof ch);
-    int inpend[MAXW], arrived[MAXW];
-    for (int w = 0; w < W; w++) inpend[w] = -1, arrived[w] = 0;
-    int cap = 64;
+    int cap = 64, made = 0;
     P->ops = malloc((size_t)cap * sizeof(op_t));
-    int made = 0;
-    /* members (world ranks) of a blocking op, by op */
-    int (*memb)[MAXW + 1] = malloc((size_t)cap * sizeof *memb);
-
-    for (int step = 0;; step++) {
+    int *bsi = malloc((size_t)cap * sizeof(int)); /* a broadcast's scope instance; -1 once received */
+    /* An abstract execution: a sequence of events.  A send, a broadcast's
+     * send and a point-to-point receive are events of one process; the
+     * receipt of a broadcast by all its receivers, a combine, a barrier, a
+     * Cdsendrecv and a user MPI pair are each one event of all their
+     * members at once (they are globally blocking: each member may wait
+     * for every other).  Each process's program is its projection, so the
+     * sequence itself is an execution in which nobody waits forever. */
+    for (int step = 0; step < 400000; step++) {
         int draining = made >= nops;
-        /* a free process with something to do */
-        int order[MAXW];
-        for (int w = 0; w < W; w++) order[w] = w;
-        for (int k = W - 1; k > 0; k--) { int j = rint_(k + 1), t = order[k]; order[k] = order[j]; order[j] = t; }
-        int acted = 0;
-        for (int oi = 0; oi < W && !acted; oi++) {
-            int p = order[oi];
-            if (inpend[p] >= 0 && arrived[p]) continue; /* blocked */
-            /* candidate consuming actions */
-            int cand[64][2], nc = 0; /* (kind, arg): 0 recv chan (g*64+src), 1 scope si, 2 join pending op */
+        int ev = draining ? 1 + rint_(2) : rint_(100);
+        int p = rint_(W);
+        if (made + 1 >= cap) {
+            cap *= 2;
+            P->ops = realloc(P->ops, (size_t)cap * sizeof(op_t));
+            bsi = realloc(bsi, (size_t)cap * sizeof(int));
+        }
+        if (draining) { /* receive what is left: any channel, any broadcast */
+            int left = 0;
+            for (int g = 0; g < ng; g++)
+                for (int a = 0; a < MAXW; a++)
+                    for (int b = 0; b < MAXW; b++) if (ch[g][a][b].head < ch[g][a][b].n) left = 1;
+            for (int k = 0; k < made; k++) if (bsi[k] >= 0) left = 1;
+            if (!left) break;
+        }
+        if (ev == 1 || (ev >= 10 && ev < 30)) { /* a point-to-point receive by p */
+            int opts[MAXG * MAXW][2], no = 0;
             for (int g = 0; g < ng; g++) {
-                int vp = vpid_of(&P->gr[g], p); /* channels are by vpid */
+                int vp = vpid_of(&P->gr[g], p);
                 if (vp < 0) continue;
                 for (int s = 0; s < P->gr[g].np; s++)
-                    if (ch[g][s][vp].head < ch[g][s][vp].n && nc < 64) cand[nc][0] = 0, cand[nc][1] = g * 64 + s, nc++;
+                    if (ch[g][s][vp].head < ch[g][s][vp].n) opts[no][0] = g, opts[no][1] = s, no++;
             }
-            for (int k = 0; k < nsi; k++) {
-                grid_t *G = &P->gr[si[k].g];
-                int v = vpid_of(G, p);
-                if (v < 0 || scope_index(G, si[k].sc, v) != si[k].idx) continue;
-                if (si[k].cur[p] < si[k].nops && nc < 64) cand[nc][0] = 1, cand[nc][1] = k, nc++;
-            }
-            if (inpend[p] >= 0 && !arrived[p]) {
-                op_t *o = &P->ops[inpend[p]];
-                if ((o->kind == 's' || o->kind == 'u') && nc < 64) cand[nc][0] = 2, cand[nc][1] = inpend[p], nc++;
-            }
-            int start = !draining && (nc == 0 || chance(45));
-            if (!start && nc == 0) continue;
-            if (start) do {
-                if (made == cap) {
-                    cap *= 2;
-                    P->ops = realloc(P->ops, (size_t)cap * sizeof(op_t));
-                    memb = realloc(memb, (size_t)cap * sizeof *memb);
+            if (!no) continue;
+            int c = rint_(no), g = opts[c][0], s = opts[c][1];
+            chan *cc = &ch[g][s][vpid_of(&P->gr[g], p)];
+            seq_push(P, p, cc->ids[cc->head++]);
+        } else if (ev == 2 || (ev >= 30 && ev < 45)) { /* the receivers of a broadcast, together */
+            int opts[64], no = 0;
+            for (int k = 0; k < made && no < 64; k++) {
+                if (bsi[k] < 0) continue;
+                scopeinst *S = &si[bsi[k]];
+                const grid_t *G = &P->gr[S->g];
+                int vs[MAXW], nv = scope_members(G, S->sc, S->idx, vs), ready = 1, pos = -1;
+                for (int q = 0; q < S->nops; q++) if (S->ops[q] == k) pos = q;
+                for (int q = 0; q < nv; q++) {
+                    int w = G->mem[vs[q]];
+                    if (vs[q] != P->ops[k].a && S->cur[w] != pos) ready = 0;
                 }
-                op_t o;
-                memset(&o, 0, sizeof o);
-                o.id = made;
-                o.rd = -1;
-                o.rcf = -1;
-                o.top = '_';
-                o.opk = 'S';
-                o.uplo = 'G';
-                o.diag = 'N';
-                o.scope = '-';
-                /* grids p belongs to */
-                int gs[MAXG], ngs = 0;
-                for (int g = 0; g < ng; g++) if (vpid_of(&P->gr[g], p) >= 0) gs[ngs++] = g;
-                int r = rint_(100);
-                int ok = 0;
-                if (ngs == 0 || r >= 92) { /* user MPI traffic */
-                    if (W < 2) break;
-                    int q = rint_(W - 1); if (q >= p) q++;
-                    if (inpend[p] >= 0 || inpend[q] >= 0) break;
-                    o.kind = 'u'; o.g = -1; o.uc = 0; o.a = p; o.b = q;
-                    if (ngs && chance(50)) { /* the grid's own communicator (BLACS_GET 10) */
-                        int g = gs[rint_(ngs)];
-                        int vq = vpid_of(&P->gr[g], q);
-                        if (vq >= 0) { o.g = g; o.uc = 1; }
-                    }
-                    o.m = 1 + rint_(chance(10) ? 5000 : 20);
-                    memb[made][0] = 2; memb[made][1] = p; memb[made][2] = q;
-                    ok = 2;
-                } else {
+                if (ready) opts[no++] = k;
+            }
+            if (!no) continue;
+            int k = opts[rint_(no)];
+            scopeinst *S = &si[bsi[k]];
+            const grid_t *G = &P->gr[S->g];
+            int vs[MAXW], nv = scope_members(G, S->sc, S->idx, vs);
+            for (int q = 0; q < nv; q++)
+                if (vs[q] != P->ops[k].a) { seq_push(P, G->mem[vs[q]], k); S->cur[G->mem[vs[q]]]++; }
+            bsi[k] = -1;
+        } else if (!draining) { /* a new operation started by p */
+            op_t o;
+            memset(&o, 0, sizeof o);
+            o.id = made; o.rd = -1; o.rcf = -1; o.top = '_'; o.opk = 'S'; o.uplo = 'G'; o.diag = 'N'; o.scope = '-';
+            o.type = 'D';
+            int gs[MAXG], ngs = 0;
+            for (int g = 0; g < ng; g++) if (vpid_of(&P->gr[g], p) >= 0) gs[ngs++] = g;
+            int parts[MAXW], np_ = 0; /* world ranks taking part */
+            if (ngs == 0 || ev >= 94) { /* user MPI traffic: a pair, blocking */
+                if (W < 2) continue;
+                int q = rint_(W - 1); if (q >= p) q++;
+                o.kind = 'u'; o.g = -1; o.uc = 0; o.a = p; o.b = q;
+                if (ngs && chance(50)) { /* the grid's own communicator (BLACS_GET 10) */
                     int g = gs[rint_(ngs)];
-                    grid_t *G = &P->gr[g];
-                    int v = vpid_of(G, p);
-                    o.g = g;
-                    if (r < 30) { /* point-to-point */
-                        if (G->np < 2) break;
-                        int d = rint_(G->np - 1); if (d >= v) d++;
-                        o.kind = 'p'; o.a = v; o.b = d;
+                    if (vpid_of(&P->gr[g], q) >= 0) { o.g = g; o.uc = 1; }
+                }
+                o.m = 1 + rint_(chance(10) ? 5000 : 20);
+                parts[np_++] = p; parts[np_++] = q;
+            } else {
+                int g = gs[rint_(ngs)];
+                grid_t *G = &P->gr[g];
+                int v = vpid_of(G, p);
+                o.g = g;
+                if (ev < 60) { /* point-to-point send */
+                    if (G->np < 2) continue;
+                    int d = rint_(G->np - 1); if (d >= v) d++;
+                    o.kind = 'p'; o.a = v; o.b = d;
+                    gen_shape(&o, !portable); gen_tr(&o);
+                    chan *c = &ch[g][v][d];
+                    if (c->n == c->cap) { c->cap = c->cap ? 2 * c->cap : 8; c->ids = realloc(c->ids, (size_t)c->cap * sizeof(int)); }
+                    c->ids[c->n++] = made;
+                    parts[np_++] = p;
+                } else if (ev < 88) { /* a scope operation */
+                    static const char scs[] = "RCA";
+                    char sc = scs[rint_(3)];
+                    int idx = scope_index(G, sc, v);
+                    int k = 0;
+                    while (!(si[k].g == g && si[k].sc == sc && si[k].idx == idx)) k++;
+                    scopeinst *S = &si[k];
+                    if (S->cur[p] != S->nops) continue; /* p must catch up first */
+                    o.scope = sc;
+                    int vs[MAXW], nv = scope_members(G, sc, idx, vs);
+                    if (ev < 75) {
+                        o.kind = 'b'; o.a = v;
+                        const char *t = portable ? BC_TOPS_REF : BC_TOPS;
+                        o.top = t[rint_((int)strlen(t))];
                         gen_shape(&o, !portable); gen_tr(&o);
-                        chan *c = &ch[g][v][d];
-                        if (c->n == c->cap) { c->cap = c->cap ? 2 * c->cap : 8; c->ids = realloc(c->ids, (size_t)c->cap * sizeof(int)); }
-                        c->ids[c->n++] = made;
-                        ok = 1;
-                    } else if (r < 85) { /* a scope operation */
-                        static const char scs[] = "RCA";
-                        char sc = scs[rint_(3)];
-                        int idx = scope_index(G, sc, v);
-                        int k = 0;
-                        while (!(si[k].g == g && si[k].sc == sc && si[k].idx == idx)) k++;
-                        if (si[k].cur[p] != si[k].nops) break; /* p must catch up first */
-                        o.scope = sc;
-                        int vs[MAXW], nv = scope_members(G, sc, idx, vs);
-                        int kind = rint_(100);
-                        if (kind < 50) {
-                            o.kind = 'b'; o.a = v;
-                            const char *t = portable ? BC_TOPS_REF : BC_TOPS;
+                        parts[np_++] = p;
+                        bsi[made] = nv > 1 ? k : -1;
+                    } else {
+                        int ready = 1;
+                        for (int q = 0; q < nv; q++) if (S->cur[G->mem[vs[q]]] != S->nops) ready = 0;
+                        if (!ready) continue;
+                        if (ev < 85) {
+                            o.kind = 'c'; o.a = idx;
+                            const char *t = portable ? CB_TOPS_REF : CB_TOPS;
                             o.top = t[rint_((int)strlen(t))];
-                            gen_shape(&o, !portable); gen_tr(&o);
+                            gen_shape(&o, !portable);
+                            int ko = rint_(100);
+                            o.opk = ko < 45 ? 'S' : ko < 70 ? 'X' : ko < 90 || portable ? 'N' : 'U';
+                            if (o.opk == 'U') gen_tr(&o);
+                            o.rd = chance(40) ? -1 : vs[rint_(nv)];
+                            o.rdq = chance(20);
+                            if ((o.opk == 'X' || o.opk == 'N') && chance(60)) o.rcf = (o.m > 0 ? o.m : 1) + rint_(3) - (chance(10) ? 1 : 0);
                         } else {
-                            int free_ = 1;
-                            for (int q = 0; q < nv; q++) if (inpend[G->mem[vs[q]]] >= 0) free_ = 0;
-                            if (!free_) break;
-                            if (kind < 92) {
-                                o.kind = 'c'; o.a = idx;
-                                const char *t = portable ? CB_TOPS_REF : CB_TOPS;
-                                o.top = t[rint_((int)strlen(t))];
-                                gen_shape(&o, !portable);
-                                int ko = rint_(100);
-                                o.opk = ko < 45 ? 'S' : ko < 70 ? 'X' : ko < 90 || portable ? 'N' : 'U';
-                                if (o.opk == 'U') gen_tr(&o);
-                                o.rd = chance(40) ? -1 : vs[rint_(nv)];
-                                o.rdq = chance(20);
-                                if ((o.opk == 'X' || o.opk == 'N') && chance(60)) o.rcf = (o.m > 0 ? o.m : 1) + rint_(3) - (chance(10) ? 1 : 0);
-                            } else {
-                                o.kind = 'r'; o.a = idx;
-                            }
-                            memb[made][0] = nv;
-                            for (int q = 0; q < nv; q++) memb[made][1 + q] = G->mem[vs[q]];
+                            o.kind = 'r'; o.a = idx;
                         }
-                        if (si[k].nops == si[k].cap) { si[k].cap = si[k].cap ? 2 * si[k].cap : 16; si[k].ops = realloc(si[k].ops, (size_t)si[k].cap * sizeof(int)); }
-                        si[k].ops[si[k].nops++] = made;
-                        si[k].cur[p] = si[k].nops;
-                        ok = o.kind == 'b' ? 1 : 2;
-                    } else if (!portable) { /* Cdsendrecv with another process */
-                        if (G->np < 2) break;
-                        int q = rint_(G->np - 1); if (q >= v) q++;
-                        if (inpend[p] >= 0 || inpend[G->mem[q]] >= 0) break;
-                        o.kind = 's'; o.a = v; o.b = q; o.type = 'D';
-                        gen_shape(&o, 0);
-                        o.type = 'D';
-                        o.m2 = rint_(30); o.n2 = rint_(4);
-                        memb[made][0] = 2; memb[made][1] = p; memb[made][2] = G->mem[q];
-                        ok = 2;
-                    } else break;
-                }
-                P->ops[made] = o;
-                seq_push(P, p, made);
-                if (ok == 2) { /* blocking: p arrives, the others must come */
-                    for (int q = 0; q < memb[made][0]; q++) inpend[memb[made][1 + q]] = made, arrived[memb[made][1 + q]] = 0;
-                    arrived[p] = 1;
-                    if (memb[made][0] == 1) inpend[p] = -1, arrived[p] = 0;
-                }
-                made++;
-                acted = 1;
-            } while (0);
-            if (!acted && nc > 0) {
-                int c = rint_(nc);
-                int x;
-                if (cand[c][0] == 0) {
-                    int g = cand[c][1] / 64, s = cand[c][1] % 64;
-                    chan *cc = &ch[g][s][vpid_of(&P->gr[g], p)];
-                    x = cc->ids[cc->head++];
-                    seq_push(P, p, x);
-                } else if (cand[c][0] == 1) {
-                    scopeinst *S = &si[cand[c][1]];
-                    x = S->ops[S->cur[p]];
-                    op_t *o = &P->ops[x];
-                    if (o->kind != 'b') { /* a blocking op: it must be the one p is part of */
-                        if (inpend[p] != x) { fprintf(stderr, "randprog: generator: internal state\n"); exit(2); }
-                        arrived[p] = 1;
+                        for (int q = 0; q < nv; q++) parts[np_++] = G->mem[vs[q]];
                     }
-                    S->cur[p]++;
-                    seq_push(P, p, x);
-                } else {
-                    x = cand[c][1];
-                    arrived[p] = 1;
-                    seq_push(P, p, x);
-                }
-                if (inpend[p] == x && arrived[p]) { /* complete when everyone is in */
-                    int all = 1;
-                    for (int q = 0; q < memb[x][0]; q++) if (!arrived[memb[x][1 + q]]) all = 0;
-                    if (all) for (int q = 0; q < memb[x][0]; q++) inpend[memb[x][1 + q]] = -1, arrived[memb[x][1 + q]] = 0;
-                }
-                acted = 1;
+                    if (S->nops == S->cap) { S->cap = S->cap ? 2 * S->cap : 16; S->ops = realloc(S->ops, (size_t)S->cap * sizeof(int)); }
+                    S->ops[S->nops++] = made;
+                    for (int q = 0; q < np_; q++) S->cur[parts[q]] = S->nops;
+                } else if (!portable) { /* Cdsendrecv with another process */
+                    if (G->np < 2) continue;
+                    int q = rint_(G->np - 1); if (q >= v) q++;
+                    o.kind = 's'; o.a = v; o.b = q;
+                    gen_shape(&o, 0);
+                    o.type = 'D';
+                    o.m2 = rint_(30); o.n2 = rint_(4);
+                    parts[np_++] = p; parts[np_++] = G->mem[q];
+                } else continue;
             }
-            if (acted && chance(4)) seq_push(P, p, -(1 + rint_(3000)));
-        }
-        if (!acted) {
-            int pend = 0;
-            for (int w = 0; w < W; w++) if (inpend[w] >= 0) pend = 1;
-            if (pend) {
-                fprintf(stderr, "randprog: generator: stuck (seed %llu, %d ops)\n", (unsigned long long)seed, made);
-                for (int w = 0; w < W; w++) fprintf(stderr, "  rank %d: pending %d arrived %d\n", w, inpend[w], arrived[w]);
-                for (int k = 0; k < nsi; k++) fprintf(stderr, "  scope g%d %c%d: %d ops, cur %d %d %d\n", si[k].g, si[k].sc, si[k].idx, si[k].nops, si[k].cur[0], si[k].cur[1], si[k].cur[2]);
-                exit(2);
-            }
-            if (draining) break;
-            if (step > 100000) break;
-        }
+            if (o.kind != 'b') bsi[made] = -1;
+            P->ops[made] = o;
+            for (int q = 0; q < np_; q++) seq_push(P, parts[q], made);
+            made++;
+        } else continue;
+        if (chance(3)) seq_push(P, p, -(1 + rint_(3000)));
     }
+    free(bsi);
     P->nops = made;
+    if (!portable && chance(15)) { /* a cap on send buffers that the program's sends fit in */
+        double tot = 0;
+        for (int k = 0; k < made; k++) {
+            const op_t *o = &P->ops[k];
+            if (o->kind == 'p' || o->kind == 'b' || o->kind == 's')
+                tot += (double)o->m * o->n * esz(o->type) * (o->kind == 'b' ? P->gr[o->g].np : 1);
+        }
+        tot = 3 * tot + 4096;
+        if (tot < 600 * 1024) tot = 600 * 1024;
+        P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_BUFMAX");
+        snprintf(P->env[P->nenv++].val, 40, "%.0f", tot);
+    }
     for (int k = 0; k < nsi; k++) free(si[k].ops);
     for (int g = 0; g < MAXG; g++) for (int a = 0; a < MAXW; a++) for (int b = 0; b < MAXW; b++) free(ch[g][a][b].ids);
-    free(memb);
 }
 
 /* ---- text form ---------------------------------------------------------- */
