@@ -478,7 +478,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
                             if (o.opk == 'U') gen_tr(&o);
                             o.rd = chance(40) ? -1 : vs[rint_(nv)];
                             o.rdq = chance(20);
-                            if ((o.opk == 'X' || o.opk == 'N') && chance(60)) o.rcf = (o.m > 0 ? o.m : 1) + rint_(3) - (chance(10) ? 1 : 0);
+                            if ((o.opk == 'X' || o.opk == 'N') && chance(60)) o.rcf = (o.m > 0 ? o.m : 1) + rint_(3); /* LDIA < M is an argument error */
                         } else {
                             o.kind = 'r'; o.a = idx;
                         }
