@@ -21,27 +21,30 @@
  *    moment, and a program that relies on MPI's default
  *    (MPI_ERRORS_ARE_FATAL) must not start getting codes it does not
  *    check.  The few calls we make on them are the rank, size and
- *    MPI_TAG_UB queries of PINFO and the size query, MPI_Comm_group and
- *    MPI_Comm_create of GRIDINIT/GRIDMAP.  The queries cannot fail on a
+ *    MPI_TAG_UB queries of PINFO and the size query, MPI_Comm_group,
+ *    MPI_Comm_create and the reading of the handler (for the communicator
+ *    of BLACS_GET WHAT=10) of GRIDINIT/GRIDMAP.  The queries cannot fail on a
  *    valid communicator; MPI_Comm_create can (MPI out of communicators):
  *    that error goes to the user's handler, which with MPI's default stops
  *    the job with MPI's own message, and with one that returns, our check
- *    reports it naming the routine.  (A private duplicate of MPI_COMM_WORLD
+ *    reports it naming the routine.  A private duplicate of MPI_COMM_WORLD
  *    made at PINFO would be ours, but MPI_Comm_dup is collective: PINFO
- *    would wait for processes that never use the BLACS.);
+ *    would wait for processes that never use the BLACS;
  *  - request completions (MPI_Wait, MPI_Test and their kin): Open MPI
  *    reports their errors to the request's communicator, always one of
  *    ours.  MPICH (4.0) reports them to the handler of MPI_COMM_WORLD,
  *    whatever the request's communicator, and every completion call does
  *    (MPI_Waitall and MPI_Testall too, with MPI_ERR_IN_STATUS, and
- *    MPI_Request_get_status).  The errors that happen there are message
- *    truncations: a receive of a non-blocking algorithm cut short because
- *    the processes disagree on the element count.  Under MPICH they reach
- *    the user's handler of MPI_COMM_WORLD first: with MPI's default the
- *    job stops with MPICH's "Message truncated" from MPI_Wait; with a
- *    handler that returns, our check then reports the BLACS error.  The
- *    count checks of TOP ' ' collectives (bi.h, BI_CNT_HDR) and of
- *    bi_recv_check catch most disagreements before any truncation;
+ *    MPI_Request_get_status).  The error that happens there is a
+ *    truncation: a point-to-point receive of a non-blocking algorithm cut
+ *    short by a longer message, because the processes disagree on the
+ *    element count.  Under MPICH it reaches the user's handler of
+ *    MPI_COMM_WORLD first: with MPI's default the job stops with MPICH's
+ *    "Message truncated" from MPI_Wait; with a handler that returns, our
+ *    check then reports the BLACS error.  A shorter message is no MPI
+ *    error (bi_recv_check reports it), and TOP ' ' collectives carry their
+ *    count (bi.h, BI_CNT_HDR), so only longer messages of the BLACS
+ *    topologies get there;
  *  - calls tied to no communicator (datatypes, groups, ops) report to the
  *    handler of MPI_COMM_WORLD (MPI_COMM_SELF in MPI 4), which we leave
  *    alone for the same reason: with the default handler MPI stops the job
