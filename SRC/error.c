@@ -32,7 +32,8 @@
  *    would wait for processes that never use the BLACS;
  *  - request completions (MPI_Wait, MPI_Test and their kin): Open MPI
  *    reports their errors to the request's communicator, always one of
- *    ours.  MPICH (4.0) reports them to the handler of MPI_COMM_WORLD,
+ *    ours, except those of non-blocking collectives (MPI_Ibcast under
+ *    BLACS_DEBUG=2: libnbc reports them on MPI_COMM_WORLD).  MPICH (4.0) reports them to the handler of MPI_COMM_WORLD,
  *    whatever the request's communicator, and every completion call does
  *    (MPI_Waitall and MPI_Testall too, with MPI_ERR_IN_STATUS, and
  *    MPI_Request_get_status).  The error that happens there is a
@@ -43,8 +44,9 @@
  *    "Message truncated" from MPI_Wait; with a handler that returns, our
  *    check then reports the BLACS error.  A shorter message is no MPI
  *    error (bi_recv_check reports it), and TOP ' ' collectives carry their
- *    count (bi.h, BI_CNT_HDR), so only longer messages of the BLACS
- *    topologies get there;
+ *    count (bi.h, BI_CNT_HDR) in front of short vectors, so mostly longer
+ *    messages of the BLACS topologies get there (and, under Open MPI,
+ *    MPI_Ibcast's);
  *  - calls tied to no communicator (datatypes, groups, ops) report to the
  *    handler of MPI_COMM_WORLD (MPI_COMM_SELF in MPI 4), which we leave
  *    alone for the same reason: with the default handler MPI stops the job
