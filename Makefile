@@ -106,6 +106,15 @@ $(B)/tests/%: TESTING/%.c $(TUTIL) $(LIBDIR)/libblacs.a
 	@mkdir -p $(dir $@)
 	$(MPICC) $(TCFLAGS) -o $@ $< $(TUTIL) $(LIBDIR)/libblacs.a -lm
 
+# t_rev_exit: one mode is a threaded program (MPI_THREAD_MULTIPLE); its
+# dlopen mode is a host not linked with the library, which loads
+# libblacs.so itself (t_rev_exit_dl, built from the same source)
+$(B)/tests/t_rev_exit: TCFLAGS += -pthread
+$(B)/tests/t_rev_exit_dl: TESTING/t_rev_exit.c $(LIBDIR)/libblacs.so
+	@mkdir -p $(dir $@)
+	$(MPICC) $(TCFLAGS) -DREV_EXIT_DLHOST -o $@ $< -ldl
+tests: $(B)/tests/t_rev_exit_dl
+
 $(B)/tests/%: TESTING/%.f90 $(LIBDIR)/libblacs.a
 	@mkdir -p $(dir $@)
 	$(MPIF77) $(ALLFFLAGS) -J$(B)/tests -o $@ $< $(LIBDIR)/libblacs.a -lm

@@ -124,10 +124,10 @@ BI_NORETURN void bi_argerr(Int ctxt, const char *routine, int argno, const char 
  * outside the communication routines); anything but MPI_SUCCESS stops the
  * job with a BLACS error naming the BLACS routine being executed (routine,
  * or bi_cur.routine when NULL), the MPI call and MPI's error string.  The
- * communicators we make return errors (MPI_ERRORS_RETURN); calls on one the
- * user owns (MPI_COMM_WORLD, system contexts) are bracketed with
- * bi_errh_return/bi_errh_restore, which switch its handler for that call
- * only (error.c explains why). */
+ * communicators we make return errors (MPI_ERRORS_RETURN); the handlers of
+ * those the user owns (MPI_COMM_WORLD, system contexts) are never changed,
+ * so MPI reports an error of a call on one of them to the user's handler
+ * first (error.c says which calls, and MPICH's request completions). */
 BI_NORETURN void bi_mpi_fail(int rc, const char *call, Int ctxt, const char *routine, int line,
                              const char *file);
 #define BI_MPI_IN(rc, call, ctxt, routine)                                                    \
@@ -146,8 +146,6 @@ BI_NORETURN void bi_mpi_fail(int rc, const char *call, Int ctxt, const char *rou
 #define BI_CNT_HDR_MAX (64 * 1024)
 BI_NORETURN void bi_count_mismatch(const char *op, size_t here, long long other,
                                    const char *where, const char *must);
-MPI_Errhandler bi_errh_return(MPI_Comm comm);          /* returns the user's handler */
-void bi_errh_restore(MPI_Comm comm, MPI_Errhandler old);
 
 /* ---- global state (global.c; contexts in context.c) ---------------------- */
 typedef struct bi_ctx bi_ctx;

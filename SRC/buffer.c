@@ -145,7 +145,6 @@ static int test_buf(bi_buf *b)
 static void poll_active(void)
 {
     int budget = 32;
-    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* MPI_Test's errors: error.c */
     while (head && budget-- > 0) {
         bi_buf *b = cursor ? cursor : head;
         cursor = b->next;
@@ -155,13 +154,11 @@ static void poll_active(void)
         }
         if (!cursor) break;
     }
-    bi_errh_restore(MPI_COMM_WORLD, uh);
 }
 
 /* Polling is lazy: the active buffers are tested once NREADY of them are
  * waiting or they hold POLL_BYTES, not after every send.  A test is not
- * free (the switch of MPI_COMM_WORLD's error handler around it, error.c,
- * and MPI's own work), and the sends of short messages are complete by
+ * free (MPI's own work), and the sends of short messages are complete by
  * the time anybody looks; so a stream of short sends pays one poll per
  * NREADY sends, while a long message is still reclaimed at once.  Nothing
  * waits on the test: MPI progresses the sends in every call we make. */
@@ -183,7 +180,6 @@ int bi_buf_active_count(void) { return nactive; }
 static void free_finished(void)
 {
     if (!head) return;
-    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD);
     for (bi_buf *a = head, *nx; a; a = nx) {
         nx = a->next;
         if (test_buf(a)) {
@@ -191,7 +187,6 @@ static void free_finished(void)
             free_buf(a);
         }
     }
-    bi_errh_restore(MPI_COMM_WORLD, uh);
 }
 
 static BI_NORETURN void out_of_space(size_t n, double waited, const char *why)
@@ -255,7 +250,6 @@ static bi_buf *take(size_t n, int polled)
         snprintf(why, sizeof why, "BLACS_BUFMAX=%zu bytes, %zu of them held", bi_g.bufmax, inuse);
     if (!head || cap_hopeless(n)) out_of_space(n, 0, why);
     double t0 = MPI_Wtime();
-    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* request errors: error.c */
     bi_watch_begin('s', -1, -1, 0); /* BLACS_BUFWAIT may be longer than BLACS_WAIT_WARN */
     while (head && MPI_Wtime() - t0 < bi_g.bufwait) {
         if (!test_buf(head)) continue; /* MPI progresses while we ask */
@@ -265,7 +259,6 @@ static bi_buf *take(size_t n, int polled)
         if ((b = alloc_buf(n))) break;
     }
     bi_watch_end();
-    bi_errh_restore(MPI_COMM_WORLD, uh);
     if (b) return b;
     out_of_space(n, MPI_Wtime() - t0, head ? "its receivers have not taken the buffered sends" : why);
 }
@@ -309,7 +302,6 @@ void bi_buf_post(bi_buf *b)
 void bi_buf_freeall(int wait, const char *routine)
 {
     if (wait && head) {
-        MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD);
         while (head) {
             bi_buf *b = head;
             for (int i = 0; i < b->nreq; i++) {
@@ -321,7 +313,6 @@ void bi_buf_freeall(int wait, const char *routine)
             unlink_active(b);
             free_buf(b);
         }
-        bi_errh_restore(MPI_COMM_WORLD, uh);
     } else {
         free_finished();
     }

@@ -41,7 +41,6 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
     bi_buf *wb = bi_comb_work(c, c->count * (size_t)w);
     MPI_Request req[BI_FANIN_WINDOW];
     int next = 0;
-    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* request errors: error.c */
     /* in order, contribution k lands in slot k mod w; otherwise a new receive
      * takes the slot Waitany just freed */
 #define POST(slot) (req[slot] = bi_irecv(c, from[next], wb->data + (size_t)(slot) * bytes, \
@@ -62,7 +61,6 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
         if (!serial && next < n) POST(s);
     }
 #undef POST
-    bi_errh_restore(MPI_COMM_WORLD, uh);
     bi_buf_release(wb);
 }
 

@@ -56,19 +56,59 @@ static void run_cleanups(void)
  * MPI still usable, so the delete callback of an attribute there prints
  * the statistics (BLACS_STATS) and frees the MPI objects we keep
  * (datatypes, operations), unless BLACS_EXIT has already done both: it
- * leaves bi_g.initialized at 0. */
+ * leaves bi_g.initialized at 0.  So does the callback, so that a BLACS_EXIT
+ * called after it (from another library's delete callback on
+ * MPI_COMM_SELF, which MPI runs in the reverse order of setting) finds
+ * nothing left to report.
+ *   The callback is code of this library: were the library unloaded
+ * (dlclose) while MPI is up, MPI_Finalize would call into unmapped memory.
+ * So unloading removes the attribute and its key (self_unhook, from the
+ * library's destructor).  BLACS_EXIT does not: it may itself run inside
+ * such a delete callback of another library, and adding or deleting
+ * attributes of MPI_COMM_SELF while MPI deletes them is not allowed (Open
+ * MPI says so; MPICH walks the list it would change).  The attribute then
+ * stays until MPI_Finalize or the unloading, doing nothing, and is reused
+ * if PINFO comes again. */
 static int self_key = MPI_KEYVAL_INVALID;
+static int self_quiet; /* the attribute is being removed: no report */
 
 static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
 {
     (void)comm, (void)key, (void)val, (void)extra;
-    if (bi_g.initialized) {
+    if (bi_g.initialized && !self_quiet) {
         bi_stats_report();
         run_cleanups();
+        bi_g.initialized = 0; /* as after BLACS_EXIT: nothing to report twice */
     }
     bi_watch_stop();
     self_key = MPI_KEYVAL_INVALID; /* MPI frees the key with MPI_COMM_SELF */
     return MPI_SUCCESS;
+}
+
+/* The library is being unloaded, or the program ends without MPI_Finalize:
+ * with MPI still up, what the callback would have done at MPI_Finalize is
+ * done now (the statistics, the MPI objects we keep), and the attribute
+ * and key go, so that MPI never calls the callback after the code is gone.
+ * Nothing to do once MPI is finalized (it called the callback then). */
+__attribute__((destructor)) static void self_unhook(void)
+{
+    int up = 0, down = 0;
+    if (self_key == MPI_KEYVAL_INVALID || MPI_Initialized(&up) != MPI_SUCCESS || !up) return;
+    if (MPI_Finalized(&down) != MPI_SUCCESS || down) return;
+    if (bi_g.initialized) {
+        bi_stats_report();
+        run_cleanups();
+        bi_g.initialized = 0;
+    }
+    bi_watch_stop();
+    int key = self_key;
+    self_quiet = 1;
+    /* errors here would go to MPI_COMM_SELF's handler, the user's: the
+     * codes are not worth more than that while the library goes away */
+    MPI_Comm_delete_attr(MPI_COMM_SELF, key);
+    self_key = MPI_KEYVAL_INVALID;
+    MPI_Comm_free_keyval(&key);
+    self_quiet = 0;
 }
 
 static void at_finalize_hook(void)
@@ -110,13 +150,13 @@ void bi_init(void)
         BI_MPI_IN(MPI_Init(NULL, NULL), "MPI_Init", -1, "BLACS_PINFO");
         bi_g.we_init_mpi = 1;
     }
-    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* the user's: error.c */
+    /* on the user's MPI_COMM_WORLD, whose handler we never change: these
+     * queries cannot fail on it (error.c) */
     BI_MPI_IN(MPI_Comm_rank(MPI_COMM_WORLD, &bi_g.world_rank), "MPI_Comm_rank", -1, "BLACS_PINFO");
     BI_MPI_IN(MPI_Comm_size(MPI_COMM_WORLD, &bi_g.world_size), "MPI_Comm_size", -1, "BLACS_PINFO");
     int *ub = NULL, flag = 0;
     BI_MPI_IN(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag), "MPI_Comm_get_attr", -1,
               "BLACS_PINFO");
-    bi_errh_restore(MPI_COMM_WORLD, uh);
     bi_g.tag_ub = flag ? *ub : 32767;
     if (bi_g.idhi <= bi_g.idlo) { /* not set by BLACS_SET WHAT=1 */
         bi_g.idlo = 0;
@@ -247,9 +287,8 @@ void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol)
 {
     bi_init();
     int size = -1;
-    MPI_Errhandler uh = bi_errh_return(sys); /* the user's communicator: error.c */
+    /* the user's communicator, with the user's handler (error.c) */
     BI_MPI(MPI_Comm_size(sys, &size), "MPI_Comm_size");
-    bi_errh_restore(sys, uh);
     if (nprow < 1 || npcol < 1 || nprow > size || npcol > size / nprow)
         bi_error(-1, -1, "BLACS_GRIDINIT/BLACS_GRIDMAP", "Illegal grid (%ld x %ld), #procs=%d",
                  (long)nprow, (long)npcol, size);
@@ -281,7 +320,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
 {
     bi_grid_check(sys, nprow, npcol);
     int size;
-    MPI_Errhandler uh = bi_errh_return(sys); /* the user's communicator: error.c */
+    /* calls on the user's communicator report to the user's handler (error.c) */
     BI_MPI_IN(MPI_Comm_size(sys, &size), "MPI_Comm_size", -1, routine);
     if (ldup < nprow)
         bi_argerr(-1, routine, 3, "LDUMAP", "LDUMAP=%ld is smaller than NPROW=%ld", (long)ldup,
@@ -308,12 +347,14 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     BI_MPI_IN(MPI_Group_incl(sg, np, ranks, &gg), "MPI_Group_incl", -1, routine);
     BI_MPI_IN(MPI_Comm_create(sys, gg, &comm), "MPI_Comm_create", -1, routine);
     /* the new communicator is the user's (BLACS_GET WHAT=10): it gets the
-     * handler the user gave the system context, not the one switched in for
-     * the call above, which some MPIs (Open MPI) copy into it */
-    if (comm != MPI_COMM_NULL)
-        BI_MPI_IN(MPI_Comm_set_errhandler(comm, uh != MPI_ERRHANDLER_NULL ? uh : MPI_ERRORS_RETURN),
-                  "MPI_Comm_set_errhandler", -1, routine);
-    bi_errh_restore(sys, uh);
+     * handler the user gave the system context (read, never changed there),
+     * whatever an MPI copies into a communicator it creates */
+    if (comm != MPI_COMM_NULL) {
+        MPI_Errhandler uh;
+        BI_MPI_IN(MPI_Comm_get_errhandler(sys, &uh), "MPI_Comm_get_errhandler", -1, routine);
+        BI_MPI_IN(MPI_Comm_set_errhandler(comm, uh), "MPI_Comm_set_errhandler", -1, routine);
+        BI_MPI_IN(MPI_Errhandler_free(&uh), "MPI_Errhandler_free", -1, routine);
+    }
     BI_MPI_IN(MPI_Group_free(&gg), "MPI_Group_free", -1, routine);
     BI_MPI_IN(MPI_Group_free(&sg), "MPI_Group_free", -1, routine);
     free(ranks);

@@ -10,8 +10,9 @@
  *   BLACS_DEBUG=3  cross-checks: before every broadcast and combine the
  *                  members of the scope compare routine, scope, topology,
  *                  element count and root, and report a mismatch precisely
- *   BLACS_STATS=1  per-routine statistics printed at BLACS_EXIT (table on
- *                  process 0, and CSV in BLACS_STATS_CSV if set)
+ *   BLACS_STATS=1  per-routine statistics printed at BLACS_EXIT (each
+ *                  process its own table, and CSV in BLACS_STATS_CSV.<pnum>
+ *                  if set)
  * At every level a wait in progress for BLACS_WAIT_WARN seconds is reported
  * once, by a thread of its own (watch.c); bi_wait_text and bi_call_text say
  * what is waited for, here and there alike.
@@ -22,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <unistd.h>
 #include "bi.h"
 #include "support.h"
 
@@ -203,7 +206,8 @@ void bi_hang(char dir, int peer, int tag, size_t bytes, double waited)
 int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t bytes)
 {
     double t0 = (bi_g.stats || bi_g.debug >= 2) ? MPI_Wtime() : 0;
-    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD); /* MPI_Wait's errors: error.c */
+    /* an error of MPI_Wait/MPI_Test reaches MPI_COMM_WORLD's handler first
+     * under MPICH (error.c) */
     bi_watch_begin(dir, peer, tag, bytes);
     if (bi_g.debug >= 2) {
         int done = 0;
@@ -220,70 +224,66 @@ int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t 
         BI_MPI(MPI_Wait(r, st), "MPI_Wait");
     }
     bi_watch_end();
-    bi_errh_restore(MPI_COMM_WORLD, uh);
     if (bi_g.stats) bi_cur.twait += MPI_Wtime() - t0;
     return MPI_SUCCESS;
 }
 
-/* ---- printing the statistics at BLACS_EXIT (or MPI_Finalize: context.c) -- */
+/* ---- printing the statistics at BLACS_EXIT (or MPI_Finalize: context.c) --
+ * Each process prints its own table: no MPI call, so nothing waits for
+ * processes that never used the BLACS (a job whose other ranks never call
+ * them, grids over a communicator of some ranks only).  The table goes out
+ * with one write, so the tables of different processes do not mix line by
+ * line; BLACS_STATS_CSV=file writes the rows as CSV to file.<pnum>. */
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
 void bi_stats_report(void)
 {
     if (!bi_g.stats) return;
-    /* one line per routine per process, gathered on world rank 0 */
-    char line[256], *all = NULL;
-    int n = nstats, *counts = NULL, *displs = NULL;
-    char *mine = bi_alloc(NULL, (size_t)(n + 1) * sizeof line, "BLACS_EXIT", "the statistics");
-    size_t off = 0;
-    for (int i = 0; i < n; i++) {
-        bi_stat *s = &stats[i];
-        off += (size_t)snprintf(mine + off, sizeof line, "%d,%s,%ld,%.0f,%.6f,%.6f,%.0f,%.0f,%.1f,%zu,%d\n",
-                                bi_g.world_rank, s->routine, s->calls, s->bytes, s->tin, s->twait,
-                                s->minmsg < 0 ? 0 : s->minmsg, s->maxmsg,
-                                s->calls ? s->bytes / (double)s->calls : 0.0, bi_buf_hwm(), bi_ctx_hwm());
+    const int pn = bi_g.world_rank;
+    /* a line is at most about 160 characters (the routine names are short) */
+    size_t max = (size_t)(nstats + 3) * 256, off = 0;
+    char *tab = bi_alloc(NULL, max, "BLACS_EXIT", "the statistics");
+    off += (size_t)snprintf(tab + off, max - off,
+                            "BLACS statistics (BLACS_STATS=1) of pnum %d\n%5s %-12s %8s %12s %10s %10s "
+                            "%10s %10s %10s %10s %6s\n",
+                            pn, "pnum", "routine", "calls", "bytes", "in (s)", "wait (s)", "min msg",
+                            "max msg", "mean msg", "buf hwm", "grids");
+    const char *csv = getenv("BLACS_STATS_CSV");
+    FILE *f = NULL;
+    if (csv && *csv) {
+        size_t len = strlen(csv) + 16;
+        char *name = bi_alloc(NULL, len, "BLACS_EXIT", "the statistics");
+        snprintf(name, len, "%s.%d", csv, pn);
+        f = fopen(name, "w");
+        free(name);
     }
-    int len = (int)off;
-    if (bi_g.world_rank == 0) counts = bi_alloc(NULL, (size_t)bi_g.world_size * 2 * sizeof(int), "BLACS_EXIT", "the statistics");
-    /* on the user's MPI_COMM_WORLD: its handler returns errors for these two calls */
-    MPI_Errhandler uh = bi_errh_return(MPI_COMM_WORLD);
-    BI_MPI_IN(MPI_Gather(&len, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather",
-              -1, "BLACS_EXIT");
-    int total = 0;
-    if (counts) {
-        displs = counts + bi_g.world_size;
-        for (int i = 0; i < bi_g.world_size; i++) {
-            displs[i] = total;
-            total += counts[i];
-        }
-        all = bi_alloc(NULL, (size_t)total + 1, "BLACS_EXIT", "the statistics");
+    if (f)
+        fprintf(f, "pnum,routine,calls,bytes,time_in_s,time_wait_s,min_msg,max_msg,mean_msg,"
+                   "buffer_hwm_bytes,live_grids_hwm\n");
+    for (int i = 0; i < nstats; i++) {
+        const bi_stat *s = &stats[i];
+        double mn = s->minmsg < 0 ? 0 : s->minmsg, me = s->calls ? s->bytes / (double)s->calls : 0.0;
+        off += (size_t)snprintf(tab + off, max - off,
+                                "%5d %-12s %8ld %12.0f %10.4f %10.4f %10.0f %10.0f %10.1f %10zu %6d\n",
+                                pn, s->routine, s->calls, s->bytes, s->tin, s->twait, mn, s->maxmsg,
+                                me, bi_buf_hwm(), bi_ctx_hwm());
+        if (off >= max) off = max - 1; /* cut, never overrun */
+        if (f)
+            fprintf(f, "%d,%s,%ld,%.0f,%.6f,%.6f,%.0f,%.0f,%.1f,%zu,%d\n", pn, s->routine, s->calls,
+                    s->bytes, s->tin, s->twait, mn, s->maxmsg, me, bi_buf_hwm(), bi_ctx_hwm());
     }
-    BI_MPI_IN(MPI_Gatherv(mine, len, MPI_CHAR, all, counts, displs, MPI_CHAR, 0, MPI_COMM_WORLD),
-              "MPI_Gatherv", -1, "BLACS_EXIT");
-    bi_errh_restore(MPI_COMM_WORLD, uh);
-    if (bi_g.world_rank == 0) {
-        all[total] = 0;
-        const char *csv = getenv("BLACS_STATS_CSV");
-        FILE *f = csv && *csv ? fopen(csv, "w") : NULL;
-        const char *hdr = "pnum,routine,calls,bytes,time_in_s,time_wait_s,min_msg,max_msg,mean_msg,buffer_hwm_bytes,live_grids_hwm";
-        if (f) fprintf(f, "%s\n%s", hdr, all);
-        if (f) fclose(f);
-        printf("BLACS statistics (BLACS_STATS=1)\n%5s %-12s %8s %12s %10s %10s %10s %10s %10s %10s %6s\n", "pnum",
-               "routine", "calls", "bytes", "in (s)", "wait (s)", "min msg", "max msg", "mean msg",
-               "buf hwm", "grids");
-        for (char *p = all, *e; *p; p = e + 1) {
-            e = strchr(p, '\n');
-            *e = 0;
-            int pn, gr;
-            char rt[64];
-            long calls;
-            double b, ti, tw, mn, mx, me;
-            size_t hw;
-            if (sscanf(p, "%d,%63[^,],%ld,%lf,%lf,%lf,%lf,%lf,%lf,%zu,%d", &pn, rt, &calls, &b, &ti, &tw, &mn, &mx, &me, &hw, &gr) == 11)
-                printf("%5d %-12s %8ld %12.0f %10.4f %10.4f %10.0f %10.0f %10.1f %10zu %6d\n", pn, rt, calls, b, ti, tw, mn, mx, me, hw, gr);
-        }
-        fflush(stdout);
-        free(all);
-        free(counts);
-    }
-    free(mine);
+    if (f) fclose(f);
+    fflush(stdout); /* the program's own output first */
+    write_all(STDOUT_FILENO, tab, off);
+    free(tab);
     nstats = 0;
 }

@@ -9,25 +9,44 @@
  * MPI errors: every MPI return code is checked (BI_MPI in bi.h),
  * and a failure is a BLACS error like any other: "<routine>: MPI error in
  * <MPI call>: <MPI_Error_string>", from the line of the call.  For that MPI
- * must return its errors rather than stop the job itself:
+ * must return its errors rather than stop the job itself, and it reports
+ * each error to the handler of one communicator:
  *  - the communicators we make (a grid's, its row/column scope ones) get
- *    MPI_ERRORS_RETURN when made (context.c);
+ *    MPI_ERRORS_RETURN when made (context.c), so the calls on them -- all
+ *    of the library's traffic -- come back to our check;
  *  - communicators the user owns -- MPI_COMM_WORLD, the system contexts
- *    handed to GRIDINIT/GRIDMAP -- keep the user's handler: we never change
- *    it for good, since a program that relies on MPI's default
- *    (MPI_ERRORS_ARE_FATAL) for its own calls must not start getting codes
- *    it does not check, and one with its own handler must keep it.  The few
- *    calls we make on them (MPI_Comm_create at grid creation, the rank and
- *    size queries of PINFO, the gather of the statistics) switch the handler
- *    to MPI_ERRORS_RETURN for that call only (bi_errh_return/restore): an
- *    error there, e.g. MPI running out of communicators at GRIDINIT, is then
- *    reported by us, naming the routine;
- *  - MPICH (4.0) reports the errors of MPI_Wait and MPI_Test to the
- *    handler of MPI_COMM_WORLD, whatever the request's communicator: a
- *    receive cut short in a non-blocking algorithm would stop the job
- *    inside MPI, naming no BLACS routine.  So our request completions
- *    (bi_wait, the polls of buffer.c) switch MPI_COMM_WORLD's handler the
- *    same way for their duration (about 50 ns);
+ *    handed to GRIDINIT/GRIDMAP -- keep the user's handler, and we never
+ *    change it, not even for the length of one call: another thread of the
+ *    program (MPI_THREAD_MULTIPLE) may look at it or set its own at any
+ *    moment, and a program that relies on MPI's default
+ *    (MPI_ERRORS_ARE_FATAL) must not start getting codes it does not
+ *    check.  The few calls we make on them are the rank, size and
+ *    MPI_TAG_UB queries of PINFO and the size query, MPI_Comm_group,
+ *    MPI_Comm_create and the reading of the handler (for the communicator
+ *    of BLACS_GET WHAT=10) of GRIDINIT/GRIDMAP.  The queries cannot fail on a
+ *    valid communicator; MPI_Comm_create can (MPI out of communicators):
+ *    that error goes to the user's handler, which with MPI's default stops
+ *    the job with MPI's own message, and with one that returns, our check
+ *    reports it naming the routine.  A private duplicate of MPI_COMM_WORLD
+ *    made at PINFO would be ours, but MPI_Comm_dup is collective: PINFO
+ *    would wait for processes that never use the BLACS;
+ *  - request completions (MPI_Wait, MPI_Test and their kin): Open MPI
+ *    reports their errors to the request's communicator, always one of
+ *    ours, except those of non-blocking collectives (MPI_Ibcast under
+ *    BLACS_DEBUG=2: libnbc reports them on MPI_COMM_WORLD).  MPICH (4.0) reports them to the handler of MPI_COMM_WORLD,
+ *    whatever the request's communicator, and every completion call does
+ *    (MPI_Waitall and MPI_Testall too, with MPI_ERR_IN_STATUS, and
+ *    MPI_Request_get_status).  The error that happens there is a
+ *    truncation: a point-to-point receive of a non-blocking algorithm cut
+ *    short by a longer message, because the processes disagree on the
+ *    element count.  Under MPICH it reaches the user's handler of
+ *    MPI_COMM_WORLD first: with MPI's default the job stops with MPICH's
+ *    "Message truncated" from MPI_Wait; with a handler that returns, our
+ *    check then reports the BLACS error.  A shorter message is no MPI
+ *    error (bi_recv_check reports it), and TOP ' ' collectives carry their
+ *    count (bi.h, BI_CNT_HDR) in front of short vectors, so mostly longer
+ *    messages of the BLACS topologies get there (and, under Open MPI,
+ *    MPI_Ibcast's);
  *  - calls tied to no communicator (datatypes, groups, ops) report to the
  *    handler of MPI_COMM_WORLD (MPI_COMM_SELF in MPI 4), which we leave
  *    alone for the same reason: with the default handler MPI stops the job
@@ -171,27 +190,4 @@ void bi_count_mismatch(const char *op, size_t here, long long other, const char 
              "%s: the processes of the %s pass different numbers of elements (%zu here, %s %s): "
              "%s",
              bi_cur.routine ? bi_cur.routine : "BLACS", op, here, o, where, must);
-}
-
-MPI_Errhandler bi_errh_return(MPI_Comm comm)
-{
-    MPI_Errhandler old = MPI_ERRHANDLER_NULL;
-#ifndef SMPI_H /* SimGrid's SMPI cannot give a predefined handler back; nothing to report there */
-    BI_MPI(MPI_Comm_get_errhandler(comm, &old), "MPI_Comm_get_errhandler");
-    if (old == MPI_ERRORS_RETURN) { /* already so: nothing to switch back */
-        BI_MPI(MPI_Errhandler_free(&old), "MPI_Errhandler_free");
-        return MPI_ERRHANDLER_NULL;
-    }
-    BI_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-#else
-    (void)comm;
-#endif
-    return old;
-}
-
-void bi_errh_restore(MPI_Comm comm, MPI_Errhandler old)
-{
-    if (old == MPI_ERRHANDLER_NULL) return;
-    BI_MPI(MPI_Comm_set_errhandler(comm, old), "MPI_Comm_set_errhandler");
-    BI_MPI(MPI_Errhandler_free(&old), "MPI_Errhandler_free");
 }
