@@ -183,6 +183,7 @@ struct bi_ctx {
     int *world;                   /* MPI_COMM_WORLD rank of each vpid (diagnostics) */
     uint64_t *node;               /* each vpid's node (hash of its processor name) */
     Int syshandle;                /* C system handle made for GET 10, or -1 */
+    int p2p_sched;                /* BLACS_P2P_SCHEDULE agreed on by the grid (bi_g.p2p_sched) */
 };
 
 extern struct bi_global {
@@ -294,6 +295,7 @@ typedef struct bi_buf {
 } bi_buf;
 bi_buf *bi_buf_get(size_t nbytes);           /* ready buffer or a new one; emergency wait */
 bi_buf *bi_buf_take(size_t nbytes);          /* the same without polling first */
+bi_buf *bi_buf_scratch(size_t nbytes);       /* a receive's, outside the BLACS_BUFMAX cap */
 MPI_Request *bi_buf_req(bi_buf *b, int peer_world_rank); /* slot for one more send */
 void bi_buf_post(bi_buf *b);                 /* sends posted: to the active queue */
 void bi_buf_release(bi_buf *b);              /* not used for sends: back to ready/free */

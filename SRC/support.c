@@ -61,7 +61,9 @@ void bi_get(Int ctxt, Int what, Int *val, int fortran)
         c = ctx_for(ctxt, what, "BLACS_GET");
         if (fortran) *val = (Int)MPI_Comm_c2f(c->ucomm);
         else {
-            if (c->syshandle < 0) c->syshandle = bi_sys_handle(c->ucomm);
+            /* looked up every time: a handle given out before may have
+             * been freed by the program, and its slot reused */
+            c->syshandle = bi_sys_handle(c->ucomm);
             *val = c->syshandle;
         }
         break;
