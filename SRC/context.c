@@ -8,16 +8,20 @@
  * topologies of all three scopes share the private one; the message-ID
  * scheme (msgid.c) keeps their traffic apart by tag, which is the purpose
  * the paper gives it (LAWN 73 6.1).  MPI's own collectives (TOP ' ',
- * barriers) need a communicator per row and column as well; they are made
- * with the grid, with MPI_Comm_create_group over each scope's members
- * (scope_comm_make says why not later); a row or column that is the whole
- * grid (1 x P, P x 1) gets a duplicate of the private one instead, since
- * no two scopes may share a communicator for MPI's collectives (bi_gridmap
- * says why), and a scope of one process uses MPI_COMM_SELF.  So a grid
- * holds four communicators when it has several rows and columns, three for
- * 1 x P and P x 1, two for 1 x 1 (the reference four always), GRIDEXIT
- * frees them all, and creating and exiting grids in a loop never exhausts
- * MPI's context ids.
+ * barriers) need a communicator per scope that no other scope's
+ * collectives use, since MPI matches them by call order alone: the 'All'
+ * scope uses the private one; a row or column of several processes, but
+ * not all of them, gets one made with the grid by MPI_Comm_create_group
+ * over its members (scope_comm_make says why not later); a scope of one
+ * process uses MPI_COMM_SELF.  A row or column that is the whole grid
+ * (1 x P, P x 1) gets none (bi_scope_has_coll): its ' ' operations,
+ * barrier and cross-check run the library's own point-to-point algorithms
+ * on the private communicator, its message IDs keeping them apart from the
+ * 'All' scope's (bi_gridmap says why a duplicate is no answer).  So a grid
+ * holds four communicators when it has several rows and columns, two for
+ * 1 x P, P x 1 and 1 x 1 (the reference four always), GRIDEXIT frees them
+ * all, and creating and exiting grids in a loop never exhausts MPI's
+ * context ids.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,15 +210,6 @@ static void scope_comm_make(bi_scope *s, const char *routine)
     BI_MPI_IN(MPI_Group_free(&sg), "MPI_Group_free", s->ctx->handle, routine);
     BI_MPI_IN(MPI_Group_free(&g), "MPI_Group_free", s->ctx->handle, routine);
     free(r);
-}
-
-/* the communicator of a row or column scope that is the whole grid: the
- * private one's group in its order, but a context of its own */
-static void scope_comm_dup(bi_scope *s, const char *routine)
-{
-    BI_MPI_IN(MPI_Comm_dup(s->ctx->comm, &s->comm), "MPI_Comm_dup", s->ctx->handle, routine);
-    BI_MPI_IN(MPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler",
-              s->ctx->handle, routine);
 }
 
 static void scope_init(bi_scope *s, bi_ctx *c, char id, int np, int me, int base, int stride)
@@ -412,14 +407,17 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
      * relative to each other (a row broadcast then an all broadcast at the
      * source, the reverse at the receivers), so two scopes on one
      * communicator would take each other's data.  A row or column that is
-     * the whole grid (1 x P, P x 1) therefore gets a duplicate of the
-     * private one, not the private one itself.  Row, then column: every
-     * member of a row makes the row's first, so the two collective
-     * creations cannot cross. */
+     * the whole grid (1 x P, P x 1) gets none at all (MPI_COMM_NULL, see
+     * bi_scope_has_coll) rather than a duplicate of the private one: a
+     * third communicator per such grid exhausts MPICH's 2048 context ids
+     * in programs that keep a thousand grids alive, and the library's own
+     * algorithms serve that scope on the private one, tags apart.  Row,
+     * then column: every member of a row makes the row's first, so the
+     * two collective creations cannot cross. */
     bi_scope *rc[2] = {&c->row, &c->col};
     for (int k = 0; k < 2; k++)
         if (rc[k]->np < 2) rc[k]->comm = MPI_COMM_SELF; /* alone in it: nothing to make */
-        else if (rc[k]->np == np) scope_comm_dup(rc[k], routine);
+        else if (rc[k]->np == np) rc[k]->comm = MPI_COMM_NULL; /* the whole grid: none */
         else scope_comm_make(rc[k], routine);
     c->rings_bs = c->branches_bs = c->rings_comb = c->branches_comb = 1;
     c->lastsrc = -1;
