@@ -69,8 +69,10 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     /* the source of a BLACS topology sends from a copy, queued with its
      * sends (bi_coll_finish), so that it returns without waiting for its
      * receivers, long messages included (LAWN 73 4.1 and 6.2.2); MPI_Bcast
-     * (TOP ' ') is MPI's own collective and may wait */
-    if (contig && !(sender && t->bcast != bi_bcast_mpi)) {
+     * (TOP ' ') is MPI's own collective and may wait.  The algorithm that
+     * runs decides, not the letter: a ' ' that the selection step made the
+     * tree (a whole-grid row or column) is a BLACS topology like '1' */
+    if (contig && !(sender && alg != bi_bcast_mpi)) {
         c.buf = A;  /* straight from/into user memory */
     } else if (alg == bi_bcast_mpi && bi_bcast_mpi_inplace()) {
         c.buf = A;  /* MPI moves the shape itself, described by its datatype */

@@ -1,6 +1,8 @@
 /*
  * bcast_mpi.c -- TOP ' ' (the default): MPI's own broadcast on the scope's
- * communicator, no message ID.
+ * communicator, no message ID.  Only scopes that have one get here; in a
+ * row or column that is the whole grid the selection step runs the tree
+ * instead (topology.c).
  */
 #include <math.h>
 #include <stdlib.h>

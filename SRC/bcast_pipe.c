@@ -14,7 +14,7 @@
 
 #define PIPE_MAXSEG 4096
 
-size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
+double bi_pipe_segment(void)
 {
     static double seg = -1; /* BLACS_PIPE_SEGMENT: segment bytes, 0 = model */
     if (seg < 0) {
@@ -22,6 +22,12 @@ size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
         seg = e ? strtod(e, NULL) : 0;
         if (!(seg > 0)) seg = 0;
     }
+    return seg;
+}
+
+size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
+{
+    const double seg = bi_pipe_segment();
     double n = (double)count * (double)isize, k;
     if (seg > 0) k = ceil(n / seg);
     else if (np <= 2 || n <= 0) k = 1;

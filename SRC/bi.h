@@ -160,7 +160,8 @@ struct bi_scope {
     char id;           /* 'r', 'c' or 'a' */
     int np, me;        /* scope size and my rank in it */
     int base, stride;  /* rank in ctx->comm of scope rank k: base + k*stride */
-    MPI_Comm comm;     /* for MPI's collectives (TOP ' ', barriers), made with the grid */
+    MPI_Comm comm;     /* for MPI's collectives (TOP ' ', barriers), made with the grid;
+                          MPI_COMM_NULL: none (bi_scope_has_coll) */
     bi_idclass ids;    /* message IDs of this scope's operations (msgid.c) */
     unsigned *count;   /* operation counters, one per ID group of roots */
 };
@@ -181,6 +182,7 @@ struct bi_ctx {
     int *world;                   /* MPI_COMM_WORLD rank of each vpid (diagnostics) */
     uint64_t *node;               /* each vpid's node (hash of its processor name) */
     Int syshandle;                /* C system handle made for GET 10, or -1 */
+    int p2p_sched;                /* BLACS_P2P_SCHEDULE agreed on by the grid (bi_g.p2p_sched) */
 };
 
 extern struct bi_global {
@@ -257,6 +259,14 @@ bi_ctx *bi_ctx_find(Int handle);                        /* NULL if not a live co
 /* scope by its letter (first char, any case); error naming routine/argument if unknown */
 bi_scope *bi_scope_get(bi_ctx *c, const char *scope, const char *routine, int argno);
 static inline MPI_Comm bi_scope_comm(const bi_scope *s) { return s->comm; }
+/* Whether the scope may run MPI collectives on bi_scope_comm.  A row or
+ * column that is the whole grid (1 x P, P x 1) may not: its only
+ * communicator would be the private one, whose collectives are the 'All'
+ * scope's, and MPI matches collectives by call order alone, across scopes
+ * (context.c).  Its TOP ' ' operations run the binomial tree instead (the
+ * selection step, topology.c), its barrier and BLACS_DEBUG=3 cross-check
+ * go point to point (support.c, debug.c), all on its own message IDs. */
+static inline int bi_scope_has_coll(const bi_scope *s) { return s->comm != MPI_COMM_NULL; }
 static inline int bi_scope_commrank(const bi_scope *s, int k) { return s->base + k * s->stride; }
 /* virtual process id prow*Q+pcol of grid coordinates; error naming the
  * routine and argument when they lie outside the grid (p2p.c) */
@@ -292,6 +302,7 @@ typedef struct bi_buf {
 } bi_buf;
 bi_buf *bi_buf_get(size_t nbytes);           /* ready buffer or a new one; emergency wait */
 bi_buf *bi_buf_take(size_t nbytes);          /* the same without polling first */
+bi_buf *bi_buf_scratch(size_t nbytes);       /* a receive's, outside the BLACS_BUFMAX cap */
 MPI_Request *bi_buf_req(bi_buf *b, int peer_world_rank); /* slot for one more send */
 void bi_buf_post(bi_buf *b);                 /* sends posted: to the active queue */
 void bi_buf_release(bi_buf *b);              /* not used for sends: back to ready/free */

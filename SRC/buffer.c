@@ -30,9 +30,9 @@ static size_t inuse, hwm; /* bytes held by all buffers, and the most ever */
 
 #define ALIGN 64
 
-static bi_buf *alloc_buf(size_t n)
+static bi_buf *alloc_buf_capped(size_t n, int capped)
 {
-    if (bi_g.bufmax && inuse + n > bi_g.bufmax) return NULL;
+    if (capped && bi_g.bufmax && inuse + n > bi_g.bufmax) return NULL;
     bi_buf *b = malloc(sizeof *b + n + ALIGN);
     if (!b) return NULL;
     memset(b, 0, sizeof *b);
@@ -43,6 +43,8 @@ static bi_buf *alloc_buf(size_t n)
     if (inuse > hwm) hwm = inuse;
     return b;
 }
+
+static bi_buf *alloc_buf(size_t n) { return alloc_buf_capped(n, 1); }
 
 size_t bi_buf_hwm(void) { return hwm; }
 
@@ -86,6 +88,12 @@ void bi_buf_release(bi_buf *b)
 {
     if (!b) return;
     b->nreq = 0;
+    /* a receive's scratch may have gone past the cap (bi_buf_scratch):
+     * kept, it would let sends hold more than BLACS_BUFMAX */
+    if (bi_g.bufmax && inuse > bi_g.bufmax) {
+        free_buf(b);
+        return;
+    }
     if (nready < NREADY) {
         ready[nready++] = b;
         return;
@@ -270,6 +278,24 @@ bi_buf *bi_buf_get(size_t n)
 }
 
 bi_buf *bi_buf_take(size_t n) { return take(n, 0); }
+
+/* BLACS_BUFMAX caps what locally-blocking sends hold while their receivers
+ * are away; a receive's scratch is held for the length of the call only,
+ * so it is not counted against the cap: a ready buffer if one fits, else
+ * a new one whatever the cap says (out of memory is still an error) */
+bi_buf *bi_buf_scratch(size_t n)
+{
+    int k = ready_fit(n);
+    if (k >= 0) return ready_take(k);
+    if (nready == NREADY) free_buf(ready_take(ready_smallest()));
+    bi_buf *b = alloc_buf_capped(n, 0);
+    if (!b) {
+        free_ready(); /* the ready buffers are too small: their memory first */
+        b = alloc_buf_capped(n, 0);
+    }
+    if (!b) out_of_space(n, 0, "malloc failed");
+    return b;
+}
 
 MPI_Request *bi_buf_req(bi_buf *b, int peer)
 {

@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include "comb.h"
 
-static double nshort(void)
+double bi_comb_nshort(void)
 {
     static double v = -1;
     if (v < 0) {
         const char *s = getenv("BLACS_COMB_NSHORT");
         v = s && *s ? atof(s) : 0;
-        if (v < 0) v = 0;
+        if (!(v > 0)) v = 0; /* negative or not a number: off */
     }
     return v;
 }
@@ -31,7 +31,7 @@ static double nshort(void)
 int bi_comb_hybrid_halvings(const bi_machine *m, int np, double bytes)
 {
     const int d = bi_log2i(bi_pow2_floor(np));
-    const double a = m->tc.a, b = m->tc.b, g = m->to.b, ns = nshort();
+    const double a = m->tc.a, b = m->tc.b, g = m->to.b, ns = bi_comb_nshort();
     int h = 0;
     double n = bytes;
     if (ns > 0 && bytes <= ns * (double)(1 << d)) {

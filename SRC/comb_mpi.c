@@ -1,7 +1,9 @@
 /*
  * comb_mpi.c -- TOP ' ': MPI's own reduction on the scope communicator
  * (as the reference): MPI_Reduce to the destination, MPI_Allreduce for
- * leave-on-all.  AMX/AMN (and short sums) use commutative user operations,
+ * leave-on-all.  Only scopes that have one get here, bi_comb_count_check
+ * included; in a row or column that is the whole grid the selection step
+ * runs the tree instead (topology.c).  AMX/AMN (and short sums) use commutative user operations,
  * created on first use and freed at BLACS_EXIT, which find their bi_op
  * through an attribute of the datatype (combine.c).
  *

@@ -184,9 +184,9 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     c.isize = c.op->isize;
 
     /* a one-process scope combines nothing and consumes no message ID */
-    void (*alg)(bi_coll *) = np > 1 ? bi_comb_select(tp, ctx, &c) : NULL;
-    int ntags = tp->comb_ntags;
-    if (t == ' ' && np > 1 && c.repeat && (user || s->type != BI_I)) {
+    int ntags = 0;
+    void (*alg)(bi_coll *) = np > 1 ? bi_comb_select(tp, ctx, &c, &ntags) : NULL;
+    if (alg == bi_comb_mpi && c.repeat && (user || s->type != BI_I)) {
         /* ' ' leaves MPI's reduction for repeatable combines whose order
          * matters (real and complex sums, any user operation): the radix-2
          * tree, or for long vectors the fixed-order algorithm the cost
@@ -195,7 +195,10 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
          * would otherwise take another algorithm and wait for messages
          * nobody sends.  Empty data then needs nothing more.  (Without
          * WHAT=15, empty data goes to MPI like any other: its count header
-         * finds a process that passes another M*N.) */
+         * finds a process that passes another M*N.)  Only a scope with
+         * collectives of its own gets here: in one without, the selection
+         * step has already made ' ' the tree, and the agreement, an MPI
+         * reduction, could not run there (topology.c). */
         bi_comb_count_check(&c);
         if (!count) return;
         char alt = bi_comb_choose(bi_machine_default(), np, (double)(count * c.isize), all,

@@ -8,12 +8,19 @@
  * topologies of all three scopes share the private one; the message-ID
  * scheme (msgid.c) keeps their traffic apart by tag, which is the purpose
  * the paper gives it (LAWN 73 6.1).  MPI's own collectives (TOP ' ',
- * barriers) need a communicator per row and column as well; they are made
- * with the grid, with MPI_Comm_create_group over each scope's members
- * (scope_comm_make says why not later), except where a scope is the whole
- * grid (1 x P, P x 1: the private one serves) or one process.  So a grid
- * holds two to four communicators (the reference four), GRIDEXIT frees
- * them all, and creating and exiting grids in a loop never exhausts MPI's
+ * barriers) need a communicator per scope that no other scope's
+ * collectives use, since MPI matches them by call order alone: the 'All'
+ * scope uses the private one; a row or column of several processes, but
+ * not all of them, gets one made with the grid by MPI_Comm_create_group
+ * over its members (scope_comm_make says why not later); a scope of one
+ * process uses MPI_COMM_SELF.  A row or column that is the whole grid
+ * (1 x P, P x 1) gets none (bi_scope_has_coll): its ' ' operations,
+ * barrier and cross-check run the library's own point-to-point algorithms
+ * on the private communicator, its message IDs keeping them apart from the
+ * 'All' scope's (bi_gridmap says why a duplicate is no answer).  So a grid
+ * holds four communicators when it has several rows and columns, two for
+ * 1 x P, P x 1 and 1 x 1 (the reference four always), GRIDEXIT frees them
+ * all, and creating and exiting grids in a loop never exhausts MPI's
  * context ids.
  */
 #include <stdio.h>
@@ -22,6 +29,7 @@
 #include <stdint.h>
 #include "bi.h"
 #include "support.h"
+#include "model.h"
 
 
 static bi_ctx **ctxs;     /* context table; handle = index */
@@ -266,20 +274,68 @@ static Int new_slot(const char *routine)
     return old;
 }
 
-/* message IDs are computed, never exchanged: every process of a grid must
- * carve them from the same range (BLACS_SET WHAT=1), or operations would
- * wait for IDs nobody sends.  One small reduction when the grid is made
- * turns that hang into an error on every member. */
-static void check_ranges(MPI_Comm comm, const char *routine)
+/* Settings that decide what goes over the wire, read by each process on
+ * its own (environment, BLACS_SET before the grid), must be alike on every
+ * member of a grid, or operations would wait for messages nobody sends,
+ * take the wrong ones, or fail with false errors.  One small reduction when
+ * the grid is made (MPI_MAX over doubles, exact for these values) settles
+ * them all: a setting that may differ only in speed is agreed on, process
+ * 0's value for the whole grid; the others must be equal, each sent as
+ * (v, -v) so that the maximum and the minimum come back, and a difference
+ * is an error on every member naming the variable.
+ *   agreed:   BLACS_P2P_SCHEDULE (p2p.c: the pieces a message is cut into)
+ *   checked:  the message-ID range (BLACS_SET WHAT=1: IDs are computed,
+ *             never exchanged), BLACS_COUNT_LIMIT (the pieces of long
+ *             reductions), BLACS_DEBUG level 3 or not (its cross-check is
+ *             a collective of its own), BLACS_STATS (BLACS_EXIT gathers the
+ *             tables), and the machine parameters, BLACS_PIPE_SEGMENT and
+ *             BLACS_COMB_NSHORT, from which 'A', 'P' and 'Y' choose their
+ *             algorithm, segments and halvings locally.
+ * BLACS_BCAST_DATATYPE needs neither: it only says whether a process packs
+ * its own side (MPI matches type signatures, shape.c).  BLACS_SET WHAT=11
+ * to 16 are set on a grid after it is made, on every process alike, as in
+ * the reference. */
+typedef struct {
+    const char *name;   /* what differs, for the error */
+    double v;           /* this process's value */
+} setting;
+
+static void check_settings(MPI_Comm comm, int *p2p_sched, const char *routine)
 {
-    int v[4] = {bi_g.idlo, -bi_g.idlo, bi_g.idhi, -bi_g.idhi};
-    BI_MPI_IN(MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT, MPI_MAX, comm), "MPI_Allreduce", -1,
+    const bi_machine *m = bi_machine_default();
+    const setting chk[] = {
+        {"message-ID ranges (BLACS_SET WHAT=1), lower ends", bi_g.idlo},
+        {"message-ID ranges (BLACS_SET WHAT=1), upper ends", bi_g.idhi},
+        {"values of BLACS_COUNT_LIMIT", (double)bi_count_piece(SIZE_MAX)},
+        {"BLACS_DEBUG cross-check settings (1: level 3, 0: below)", bi_g.debug >= 3},
+        {"values of BLACS_STATS (1: on, 0: off)", bi_g.stats},
+        {"values of BLACS_ALPHA", m->tc.a},
+        {"values of BLACS_SEND_ALPHA", m->ts.a},
+        {"values of BLACS_BETA", m->tc.b},
+        {"values of BLACS_GAMMA", m->to.b},
+        {"values of BLACS_MEMCPY_BETA", m->tm.b},
+        {"values of BLACS_PIPE_SEGMENT", bi_pipe_segment()},
+        {"values of BLACS_COMB_NSHORT", bi_comb_nshort()},
+    };
+    enum { NCHK = sizeof chk / sizeof chk[0], NV = 2 * NCHK + 1 };
+    double v[NV];
+    int rank = 0;
+    BI_MPI_IN(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank", -1, routine);
+    for (int i = 0; i < NCHK; i++) {
+        v[2 * i] = chk[i].v;
+        v[2 * i + 1] = -chk[i].v;
+    }
+    /* agreed: process 0's value is the only one above -1 */
+    v[2 * NCHK] = rank == 0 ? bi_g.p2p_sched : -1;
+    BI_MPI_IN(MPI_Allreduce(MPI_IN_PLACE, v, NV, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce", -1,
               routine);
-    if (v[0] != bi_g.idlo || -v[1] != bi_g.idlo || v[2] != bi_g.idhi || -v[3] != bi_g.idhi)
-        bi_error(-1, -1, routine,
-                 "the processes of this grid were given different message-ID ranges (BLACS_SET "
-                 "WHAT=1): lower ends %d..%d, upper ends %d..%d; this process has [%d,%d]",
-                 -v[1], v[0], -v[3], v[2], bi_g.idlo, bi_g.idhi);
+    for (int i = 0; i < NCHK; i++)
+        if (v[2 * i] != chk[i].v || -v[2 * i + 1] != chk[i].v)
+            bi_error(-1, -1, routine,
+                     "the processes of this grid were given different %s: from %.15g to %.15g, "
+                     "%.15g here; every process of a grid must use the same",
+                     chk[i].name, -v[2 * i + 1], v[2 * i], chk[i].v);
+    *p2p_sched = (int)v[2 * NCHK];
 }
 
 /* NPROW x NPCOL must fit in sys; the product is never formed (it may overflow) */
@@ -362,7 +418,8 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
         *ctxt = -1;
         return;
     }
-    check_ranges(comm, routine);
+    int p2p_sched = 0;
+    check_settings(comm, &p2p_sched, routine);
     Int h = new_slot(routine);
     bi_ctx *c = bi_alloc(NULL, sizeof *c, routine, "a context");
     memset(c, 0, sizeof *c);
@@ -385,16 +442,28 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     scope_init(&c->col, c, 'c', c->nprow, c->myrow, c->mycol, c->npcol);
     scope_init(&c->all, c, 'a', np, c->iam, 0, 1);
     c->all.comm = c->comm; /* MPI collectives of the all scope use the private communicator */
-    /* row, then column: every member of a row makes the row's first, so
-     * the two collective creations cannot cross */
+    /* Each scope's collectives need a communicator no other scope uses:
+     * MPI matches collectives on a communicator by call order alone, and
+     * the BLACS let a process run its row and all operations in any order
+     * relative to each other (a row broadcast then an all broadcast at the
+     * source, the reverse at the receivers), so two scopes on one
+     * communicator would take each other's data.  A row or column that is
+     * the whole grid (1 x P, P x 1) gets none at all (MPI_COMM_NULL, see
+     * bi_scope_has_coll) rather than a duplicate of the private one: a
+     * third communicator per such grid exhausts MPICH's 2048 context ids
+     * in programs that keep a thousand grids alive, and the library's own
+     * algorithms serve that scope on the private one, tags apart.  Row,
+     * then column: every member of a row makes the row's first, so the
+     * two collective creations cannot cross. */
     bi_scope *rc[2] = {&c->row, &c->col};
     for (int k = 0; k < 2; k++)
-        if (rc[k]->np == np) rc[k]->comm = c->comm; /* the whole grid, in the same order */
-        else if (rc[k]->np > 1) scope_comm_make(rc[k], routine);
-        else rc[k]->comm = MPI_COMM_SELF; /* alone in it: nothing to make */
+        if (rc[k]->np < 2) rc[k]->comm = MPI_COMM_SELF; /* alone in it: nothing to make */
+        else if (rc[k]->np == np) rc[k]->comm = MPI_COMM_NULL; /* the whole grid: none */
+        else scope_comm_make(rc[k], routine);
     c->rings_bs = c->branches_bs = c->rings_comb = c->branches_comb = 1;
     c->lastsrc = -1;
     c->syshandle = -1;
+    c->p2p_sched = p2p_sched;
     c->world = bi_alloc(NULL, (size_t)np * sizeof(int), routine, "the grid's ranks");
     {
         MPI_Group cg, wg;
@@ -429,9 +498,13 @@ void bi_gridexit(Int h, const char *routine)
     bi_poll();
     bi_scope *rc[2] = {&c->row, &c->col};
     for (int k = 0; k < 2; k++)
-        if (rc[k]->comm != MPI_COMM_NULL && rc[k]->comm != MPI_COMM_SELF && rc[k]->comm != c->comm)
+        if (rc[k]->comm != MPI_COMM_NULL && rc[k]->comm != MPI_COMM_SELF)
             BI_MPI_IN(MPI_Comm_free(&rc[k]->comm), "MPI_Comm_free", h, routine);
-    if (c->syshandle > 0) bi_sys_free(c->syshandle, 1);
+    /* the handle of BLACS_GET WHAT=10 goes with the grid, but only while
+     * its slot still holds the grid's communicator: the program may have
+     * freed it (Cfree_blacs_system_handle) and got the slot back from
+     * Csys2blacs_handle for a communicator of its own */
+    if (c->syshandle > 0) bi_sys_release(c->syshandle, c->ucomm);
     /* buffered sends still in flight keep their own reference to the
      * communicator (MPI frees it once they complete) */
     BI_MPI_IN(MPI_Comm_free(&c->comm), "MPI_Comm_free", h, routine);
@@ -506,6 +579,11 @@ void bi_sys_free(Int h, int quiet)
         return;
     }
     syscomms[h] = MPI_COMM_NULL;
+}
+
+void bi_sys_release(Int h, MPI_Comm comm)
+{
+    if (h > 0 && h < nsys && syscomms[h] == comm) syscomms[h] = MPI_COMM_NULL;
 }
 
 void bi_sys_reset(void)

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include "bi.h"
 #include "support.h"
+#include "topo_algs.h"
 
 
 /* ---- statistics --------------------------------------------------------- */
@@ -84,6 +85,36 @@ typedef struct {
     long count, root;
 } sig_t;
 
+/* The allgather of the cross-check in a scope without collectives of its
+ * own (a row or column that is the whole grid: bi_scope_has_coll), point
+ * to point on two message IDs of its class: every member's record to scope
+ * rank 0, then the table back from it along the binomial tree.  Every
+ * member reserves the IDs in the same place of the scope's sequence, since
+ * debug level 3 is the whole grid's or nobody's (context.c). */
+static void gather_p2p(bi_scope *s, const sig_t *me, sig_t *all)
+{
+    bi_coll c = {0};
+    c.sc = s;
+    c.np = s->np;
+    c.me = s->me;
+    c.root = 0;
+    c.isize = 1;
+    c.dt = MPI_BYTE;
+    c.param = 1;
+    c.top = '1';
+    const int tag = bi_msgid_scoped(s, 0, 2, 1);
+    if (s->me) bi_send(&c, 0, me, sizeof *me, tag);
+    else {
+        all[0] = *me;
+        for (int k = 1; k < s->np; k++) bi_recv(&c, k, &all[k], sizeof *me, tag);
+    }
+    c.buf = (char *)all;
+    c.count = (size_t)s->np * sizeof *all;
+    c.tag = tag + 1;
+    bi_bcast_tree(&c);
+    bi_coll_finish(&c); /* no BLACS buffer: waits for the sends from all */
+}
+
 static void crosscheck(bi_ctx *ctx, bi_scope *s)
 {
     sig_t me, *all;
@@ -97,12 +128,16 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
               : (bi_cur.kind == 'c' && (bi_cur.rr == -1 || bi_cur.rc == -1)) ? -1
                                                                               : bi_scope_rank(s, bi_cur.rr, bi_cur.rc);
     all = bi_alloc(NULL, (size_t)s->np * sizeof *all, NULL, "the cross-check");
-    /* blocking: a member that never comes is left to the long-wait warning */
-    bi_watch_begin('c', -1, -1, sizeof me);
-    BI_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE,
-                         bi_scope_comm(s)),
-           "MPI_Allgather");
-    bi_watch_end();
+    if (bi_scope_has_coll(s)) {
+        /* blocking: a member that never comes is left to the long-wait warning */
+        bi_watch_begin('c', -1, -1, sizeof me);
+        BI_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE,
+                             bi_scope_comm(s)),
+               "MPI_Allgather");
+        bi_watch_end();
+    } else {
+        gather_p2p(s, &me, all);
+    }
     /* compare with the first process of the scope that is the root (or 0) */
     int ref = 0;
     for (int k = 0; k < s->np; k++)

@@ -35,6 +35,9 @@ void bi_op_setup(bi_op *op, int kind, int type, int owners);
 /* number of segments of the pipelined ring for count items of isize bytes
  * (bcast_pipe.c): BLACS_PIPE_SEGMENT bytes if set, else the model optimum */
 size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize);
+double bi_pipe_segment(void); /* BLACS_PIPE_SEGMENT in bytes, 0: not set */
+/* BLACS_COMB_NSHORT in bytes, 0: not set (comb_hybrid.c) */
+double bi_comb_nshort(void);
 
 #pragma GCC visibility pop
 #endif

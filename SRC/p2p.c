@@ -67,14 +67,15 @@ int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
  * longer one still overlaps the copy of piece j+1 with piece j's transfer.
  * Which schedule a pair uses depends only on the pair (c->node), so both
  * ends agree; BLACS_P2P_SCHEDULE=node or net forces one for every peer
- * (tests, measurements). */
+ * (tests, measurements): the value of the grid's process 0, which every
+ * member adopts when the grid is made (context.c). */
 #define SEG0_NET (25 * SEG0)
 #define SEGMAX_NET (4 * SEG0_NET)
 
 /* does the pair (me, peer) of grid c use the network schedule? */
 static int net_peer(const bi_ctx *c, int peer)
 {
-    if (bi_g.p2p_sched) return bi_g.p2p_sched == 2;
+    if (c->p2p_sched) return c->p2p_sched == 2; /* grid process 0's setting (context.c) */
     return c->node[peer] != c->node[c->iam];
 }
 
@@ -82,6 +83,19 @@ static size_t piece_elems(int j, size_t es, int net)
 {
     size_t b = net ? (j < 2 ? SEG0_NET << j : SEGMAX_NET) : (j < 4 ? SEG0 << j : SEGMAX);
     return b / es; /* SEG0 is a multiple of 16: whole elements of every type */
+}
+
+/* the most elements one piece of a message of at most n elements can
+ * hold (a receive's scratch run: never more than the shape can take) */
+static size_t largest_piece(size_t n, size_t es, int net)
+{
+    size_t most = 0, e = 0;
+    for (int j = 0;; j++) {
+        size_t full = piece_elems(j, es, net), k = n - e < full ? n - e : full;
+        if (k > most) most = k;
+        if (k < full) return most; /* the last piece */
+        e += k;
+    }
 }
 
 /* the elements of a shape in column order from some position on: the
@@ -269,7 +283,7 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     bi_buf *scratch = NULL;
     walk w;
     if (!inplace) {
-        scratch = bi_buf_take(n < p0 ? n * es : (net ? SEGMAX_NET : SEGMAX));
+        scratch = bi_buf_scratch(largest_piece(n, es, net) * es);
         walk_start(&w, s, A, 0);
         got = recv_piece(c, s, scratch->data, n < p0 ? n : p0, el, src, tag, 1, routine);
         walk_copy(&w, scratch->data, got, 0);

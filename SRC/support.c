@@ -61,7 +61,9 @@ void bi_get(Int ctxt, Int what, Int *val, int fortran)
         c = ctx_for(ctxt, what, "BLACS_GET");
         if (fortran) *val = (Int)MPI_Comm_c2f(c->ucomm);
         else {
-            if (c->syshandle < 0) c->syshandle = bi_sys_handle(c->ucomm);
+            /* looked up every time: a handle given out before may have
+             * been freed by the program, and its slot reused */
+            c->syshandle = bi_sys_handle(c->ucomm);
             *val = c->syshandle;
         }
         break;
@@ -155,6 +157,29 @@ void bi_pcoord(Int ctxt, Int pnum, Int *prow, Int *pcol)
     *pcol = pnum % c->npcol;
 }
 
+/* The barrier of a scope without collectives of its own (a row or column
+ * that is the whole grid: bi_scope_has_coll): a dissemination barrier of
+ * empty messages on the private communicator, tagged with one message ID
+ * of the scope's class, so that it can meet neither the 'All' scope's
+ * MPI_Barrier nor any other scope's traffic.  In round k every process
+ * signals scope rank me + 2^k and waits for me - 2^k (mod Np); after
+ * ceil(log2 Np) rounds each has heard, through others, from all, so none
+ * leaves before every member has come.  The 2^k differ mod Np, so within
+ * one barrier the rounds' senders differ too and one ID serves them all. */
+static void barrier_p2p(bi_scope *s, Int ctxt)
+{
+    const int np = s->np, tag = bi_msgid_scoped(s, 0, 1, 1);
+    for (int d = 1; d < np; d *= 2) {
+        const int to = bi_scope_commrank(s, (s->me + d) % np);
+        const int from = bi_scope_commrank(s, (s->me - d + np) % np);
+        if (bi_watch_on) bi_watch_mark("BLACS_BARRIER", 'r', from, tag, 0);
+        BI_MPI_IN(MPI_Sendrecv(NULL, 0, MPI_BYTE, to, tag, NULL, 0, MPI_BYTE, from, tag,
+                               s->ctx->comm, MPI_STATUS_IGNORE),
+                  "MPI_Sendrecv", ctxt, "BLACS_BARRIER");
+        bi_watch_end();
+    }
+}
+
 void bi_barrier(Int ctxt, const char *scope)
 {
     bi_ctx *c = bi_ctx_get(ctxt, "BLACS_BARRIER");
@@ -164,6 +189,10 @@ void bi_barrier(Int ctxt, const char *scope)
     case 'C': s = &c->col; break;
     case 'A': s = &c->all; break;
     default: return; /* reference: unknown scope does nothing */
+    }
+    if (!bi_scope_has_coll(s)) {
+        barrier_p2p(s, ctxt);
+        return;
     }
     if (bi_watch_on) bi_watch_mark("BLACS_BARRIER", 'c', -1, -1, 0);
     BI_MPI_IN(MPI_Barrier(bi_scope_comm(s)), "MPI_Barrier", ctxt, "BLACS_BARRIER");

@@ -17,6 +17,8 @@ void bi_ctx_exit_all(void);
 Int bi_sys_handle(MPI_Comm comm);
 MPI_Comm bi_sys_comm(Int h);
 void bi_sys_free(Int h, int quiet);
+/* frees handle h only if it still stands for comm (GRIDEXIT: a grid's own) */
+void bi_sys_release(Int h, MPI_Comm comm);
 void bi_sys_reset(void);
 void bi_pinfo(Int *mypnum, Int *nprocs);
 /* fortran != 0: system contexts are Fortran communicator handles */

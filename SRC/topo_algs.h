@@ -20,12 +20,12 @@ typedef void (*bi_alg)(bi_coll *c);
 /* ---- the selection step (topology.c) ------------------------------------
  * The algorithm that carries out a call of table entry t in context cx on
  * descriptor c (np, me, root, count, isize, coherent and top filled in):
- * sets c->param (and, for a combine 'A', c->top to the letter chosen).
- * bi_bcast_select also says how many message IDs to reserve (*ntags) and at
- * which of them the algorithm starts (*first); a combine reserves
- * t->comb_ntags. */
+ * sets c->param (and, for a combine 'A' or a ' ' the scope cannot give to
+ * MPI, c->top to the letter chosen).  Both say how many message IDs to
+ * reserve (*ntags); bi_bcast_select also at which of them the algorithm
+ * starts (*first). */
 bi_alg bi_bcast_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c, int *ntags, int *first);
-bi_alg bi_comb_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c);
+bi_alg bi_comb_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c, int *ntags);
 /* 'A': the broadcast the models pick for (np, bytes), *param its parameter
  * (bcast_auto.c); the combine letter ('1', 'H', 'R', 'B' or 'Y'; all of
  * them fixed-order, so repeatable) for leave-on-all when all != 0, without

@@ -55,8 +55,26 @@ const bi_topo *bi_topo_find(char top)
     return NULL;
 }
 
+/* TOP ' ' is MPI's collective on the scope's communicator.  A scope that
+ * has none (a row or column that is the whole grid: bi_scope_has_coll)
+ * runs the binomial tree, '1', instead, on the message IDs of its class,
+ * which keep it apart from the 'All' scope's MPI collectives on the same
+ * communicator; every member makes the same choice, from the grid's shape
+ * alone.  The tree is fixed-order, so a repeatable combine (BLACS_SET
+ * WHAT=15) needs nothing more, and its leave-on-all is coherent.  The
+ * trace names '1', the algorithm that ran, as for a combine's 'A'.  This
+ * is the one place ' ' is replaced for that reason; the broadcast and the
+ * combine selections both begin with it. */
+static const bi_topo *scope_topo(const bi_topo *t, bi_coll *c)
+{
+    if (t->top != ' ' || bi_scope_has_coll(c->sc)) return t;
+    c->top = '1';
+    return bi_topo_find('1');
+}
+
 bi_alg bi_bcast_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c, int *ntags, int *first)
 {
+    t = scope_topo(t, c);
     const int np = c->np;
     const double bytes = (double)c->count * (double)c->isize;
     const int hcube = t->bcast == bi_bcast_hypercube;
@@ -81,8 +99,10 @@ bi_alg bi_bcast_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c, int *ntag
     return t->bcast;
 }
 
-bi_alg bi_comb_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c)
+bi_alg bi_comb_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c, int *ntags)
 {
+    t = scope_topo(t, c);
+    *ntags = t->comb_ntags; /* 'A' keeps the two it reserves whatever it picks */
     c->param = bi_comb_param(t->top, cx, c->np);
     /* 'A' runs the letter the models pick (with the parameter they were
      * evaluated with), and the trace names that letter */

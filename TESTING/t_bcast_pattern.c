@@ -7,7 +7,8 @@
  * anchored by literal tables for root 0 on 7 and 8 processes.  Also: the
  * message IDs each broadcast consumes (1, or 2 for 'H' on a
  * non-power of two; 2 for our 'C'), every message of an operation on its
- * own ID, ' ' sending nothing through the BLACS, and 'A' choosing the same
+ * own ID, ' ' sending nothing through the BLACS (but for the binomial tree
+ * in a row or column that is the whole grid), and 'A' choosing the same
  * pattern on every process.  Run on 7 and on 8 processes.
  */
 #include <limits.h>
@@ -365,10 +366,26 @@ static void scope_run(blacs_int ctxt, char scope)
             Cblacs_set(ctxt, TOPS[tv].what, &v);
         }
     }
-    /* ' ': MPI's broadcast, nothing through the BLACS transport */
+    /* ' ': MPI's broadcast, nothing through the BLACS transport -- but in
+     * a row or column that is the whole grid (R and C here), which has no
+     * MPI collectives of its own, the binomial tree, traced as '1' */
     bcast(ctxt, scope, ' ', 1 % np, scope == 'R' ? myr : scope == 'C' ? 1 % np : (1 % np) / npcol,
           scope == 'R' ? 1 % np : scope == 'C' ? myc : (1 % np) % npcol);
-    TU_CHECK(ngot == 0, "' ' traced %d BLACS sends", ngot);
+    if (scope == 'A') {
+        TU_CHECK(ngot == 0, "' ' traced %d BLACS sends", ngot);
+    } else {
+        int lo = INT_MAX, glo;
+        for (int k = 0; k < ngot; k++) {
+            if (got[k].tag < lo) lo = got[k].tag;
+            TU_CHECK(got[k].top == '1', "' ' in a whole-grid scope traced as '%c', not '1'",
+                     got[k].top);
+        }
+        MPI_Allreduce(&lo, &glo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        gen(p, '1', 0, 1 % np);
+        int ok = matches(p, me, glo);
+        if (!ok) report(p, me, ' ', 1, 1 % np);
+        TU_CHECK(ok, "' ' in a whole-grid scope is not the binomial tree from root %d", 1 % np);
+    }
     /* 'A': the same choice everywhere, i.e. one candidate's pattern on all */
     static const char cand[] = "IDSFH123456789CP";
     for (int big = 0; big < 2; big++) {
