@@ -18,9 +18,7 @@ size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
 {
     static double seg = -1; /* BLACS_PIPE_SEGMENT: segment bytes, 0 = model */
     if (seg < 0) {
-        const char *e = getenv("BLACS_PIPE_SEGMENT");
-        seg = e ? strtod(e, NULL) : 0;
-        if (!(seg > 0)) seg = 0;
+        seg = bi_env_number("BLACS_PIPE_SEGMENT", 0, 0, HUGE_VAL, 0);
     }
     double n = (double)count * (double)isize, k;
     if (seg > 0) k = ceil(n / seg);

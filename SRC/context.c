@@ -16,6 +16,7 @@
  * them all, and creating and exiting grids in a loop never exhausts MPI's
  * context ids.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,27 +81,6 @@ static void at_finalize_hook(void)
               "BLACS_PINFO");
 }
 
-static double env_double(const char *name, double def)
-{
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : def;
-}
-
-static size_t env_size(const char *name)
-{
-    const char *v = getenv(name);
-    if (!v || !*v) return 0;
-    char *end;
-    double x = strtod(v, &end);
-    switch (*end) {
-    case 'k': case 'K': x *= 1024.0; break;
-    case 'm': case 'M': x *= 1024.0 * 1024.0; break;
-    case 'g': case 'G': x *= 1024.0 * 1024.0 * 1024.0; break;
-    default: break;
-    }
-    return x > 0 ? (size_t)x : 0;
-}
-
 void bi_init(void)
 {
     if (bi_g.initialized) return;
@@ -122,14 +102,13 @@ void bi_init(void)
         bi_g.idlo = 0;
         bi_g.idhi = bi_g.tag_ub;
     }
-    const char *d = getenv("BLACS_DEBUG");
-    bi_g.debug = d && *d ? atoi(d) : 0;
-    bi_g.bufwait = env_double("BLACS_BUFWAIT", bi_g.bufwait);
-    if (!bi_g.bufmax) bi_g.bufmax = env_size("BLACS_BUFMAX");
+    bi_g.debug = (int)bi_env_number("BLACS_DEBUG", 0, 0, 3, BI_ENV_INT);
+    bi_g.bufwait = bi_env_number("BLACS_BUFWAIT", bi_g.bufwait, 0, HUGE_VAL, 0);
+    if (!bi_g.bufmax) bi_g.bufmax = (size_t)bi_env_number("BLACS_BUFMAX", 0, 0, 0x1p62, BI_ENV_SIZE);
     bi_g.trace = getenv("BLACS_TRACE") != NULL;
     const char *st = getenv("BLACS_STATS");
     bi_g.stats = st && *st && *st != '0';
-    bi_g.hang_timeout = env_double("BLACS_HANG_TIMEOUT", 10.0);
+    bi_g.hang_timeout = bi_env_number("BLACS_HANG_TIMEOUT", 10.0, 0, HUGE_VAL, 0);
     {
         const char *e = getenv("BLACS_P2P_SCHEDULE");
         bi_g.p2p_sched = e && *e == 'n' ? (e[1] == 'o' ? 1 : 2) : 0; /* "node" / "net" */
@@ -140,7 +119,7 @@ void bi_init(void)
         for (int i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 1099511628211u;
         bi_g.node_key = h;
     }
-    bi_g.wait_warn = env_double("BLACS_WAIT_WARN", 300.0);
+    bi_g.wait_warn = bi_env_number("BLACS_WAIT_WARN", 300.0, 0, HUGE_VAL, 0);
     bi_g.initialized = 1;
     at_finalize_hook();
     bi_watch_start(bi_g.wait_warn);
@@ -334,6 +313,10 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     BI_MPI_IN(MPI_Comm_dup(comm, &c->comm), "MPI_Comm_dup", -1, routine);
     BI_MPI_IN(MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler", -1,
               routine);
+    /* the cross-checks of BLACS_DEBUG=3 travel apart from everything else */
+    c->chk = MPI_COMM_NULL;
+    if (bi_g.debug >= 3)
+        BI_MPI_IN(MPI_Comm_dup(c->comm, &c->chk), "MPI_Comm_dup", -1, routine);
     c->nprow = (int)nprow;
     c->npcol = (int)npcol;
     c->np = np;
@@ -391,6 +374,10 @@ void bi_gridexit(Int h, const char *routine)
         if (rc[k]->comm != MPI_COMM_NULL && rc[k]->comm != MPI_COMM_SELF && rc[k]->comm != c->comm)
             BI_MPI_IN(MPI_Comm_free(&rc[k]->comm), "MPI_Comm_free", h, routine);
     if (c->syshandle > 0) bi_sys_free(c->syshandle, 1);
+    if (c->chk != MPI_COMM_NULL) {
+        bi_check_exit(h);
+        BI_MPI_IN(MPI_Comm_free(&c->chk), "MPI_Comm_free", h, routine);
+    }
     /* buffered sends still in flight keep their own reference to the
      * communicator (MPI frees it once they complete) */
     BI_MPI_IN(MPI_Comm_free(&c->comm), "MPI_Comm_free", h, routine);
@@ -414,6 +401,7 @@ void bi_ctx_exit_all(void)
     free(ctxs);
     ctxs = NULL;
     nctxs = 0;
+    bi_check_exit(-1);
     run_cleanups();
     bi_error_grid(-1, -1, -1);
 }
@@ -447,14 +435,41 @@ Int bi_sys_handle(MPI_Comm comm)
     return n / 2;
 }
 
-MPI_Comm bi_sys_comm(Int h)
+MPI_Comm bi_sys_comm(Int h, const char *routine, const char *argname)
 {
     bi_init();
     if (h == 0) return MPI_COMM_WORLD;
     if (h < 0 || h >= nsys || syscomms[h] == MPI_COMM_NULL)
-        bi_error(-1, __LINE__, __FILE__,
-                 "No system context corresponding to BLACS system context handle %ld", (long)h);
+        bi_argerr(-1, routine, 1, argname,
+                  "%ld is not a BLACS system context handle (BLACS_GET WHAT=0 or "
+                  "Csys2blacs_handle gives them)", (long)h);
     return syscomms[h];
+}
+
+/* A Fortran system context is any Fortran communicator handle of the
+ * user's, so there is no table to look it up in.  MPI_Comm_f2c of a number
+ * that is none (an ICONTXT that BLACS_GET never set) makes a handle that
+ * MPI rejects at its first use, deep inside GRIDINIT, with MPI's own
+ * message naming no BLACS routine.  So MPI is asked about it once, with its
+ * errors returned: it reports a bad handle to the handler of
+ * MPI_COMM_WORLD (MPI_COMM_SELF in MPI 4), both switched for the call
+ * only (error.c). */
+MPI_Comm bi_sys_fcomm(Int h, const char *routine)
+{
+    bi_init();
+    MPI_Comm comm = MPI_Comm_f2c((MPI_Fint)h);
+    int size = 0, rc = MPI_ERR_COMM;
+    if ((Int)(MPI_Fint)h == h && comm != MPI_COMM_NULL) {
+        MPI_Errhandler uw = bi_errh_return(MPI_COMM_WORLD), us = bi_errh_return(MPI_COMM_SELF);
+        rc = MPI_Comm_size(comm, &size);
+        bi_errh_restore(MPI_COMM_SELF, us);
+        bi_errh_restore(MPI_COMM_WORLD, uw);
+    }
+    if (rc != MPI_SUCCESS || size < 1)
+        bi_argerr(-1, routine, 1, "ICONTXT",
+                  "%ld is not a system context (a Fortran MPI communicator handle, as BLACS_GET "
+                  "WHAT=0 gives)", (long)h);
+    return comm;
 }
 
 void bi_sys_free(Int h, int quiet)

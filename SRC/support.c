@@ -155,18 +155,15 @@ void bi_pcoord(Int ctxt, Int pnum, Int *prow, Int *pcol)
     *pcol = pnum % c->npcol;
 }
 
-void bi_barrier(Int ctxt, const char *scope)
+void bi_barrier(Int ctxt, const char *scope, const char *routine)
 {
-    bi_ctx *c = bi_ctx_get(ctxt, "BLACS_BARRIER");
-    bi_scope *s;
-    switch (bi_up(scope)) {
-    case 'R': s = &c->row; break;
-    case 'C': s = &c->col; break;
-    case 'A': s = &c->all; break;
-    default: return; /* reference: unknown scope does nothing */
-    }
-    if (bi_watch_on) bi_watch_mark("BLACS_BARRIER", 'c', -1, -1, 0);
-    BI_MPI_IN(MPI_Barrier(bi_scope_comm(s)), "MPI_Barrier", ctxt, "BLACS_BARRIER");
+    bi_ctx *c = bi_ctx_get(ctxt, routine);
+    /* the reference returns silently on an unknown scope; a barrier that
+     * synchronizes nothing lets the program run on into a race, so it is
+     * the same argument error as in every other routine with a SCOPE */
+    bi_scope *s = bi_scope_get(c, scope, routine, 2);
+    if (bi_watch_on) bi_watch_mark(routine, 'c', -1, -1, 0);
+    BI_MPI_IN(MPI_Barrier(bi_scope_comm(s)), "MPI_Barrier", ctxt, routine);
     bi_watch_end();
 }
 
