@@ -9,23 +9,18 @@
 #include "support.h"
 #include "fname.h"
 
-static MPI_Comm fcomm(Int h)
-{
-    bi_init();
-    return MPI_Comm_f2c((MPI_Fint)h);
-}
-
 F_DEFU(void, blacs_pinfo, BLACS_PINFO, (Int *mypnum, Int *nprocs)) { bi_pinfo(mypnum, nprocs); }
 F_DEFU(void, blacs_setup, BLACS_SETUP, (Int *mypnum, Int *nprocs)) { bi_pinfo(mypnum, nprocs); }
 F_DEFU(void, blacs_get, BLACS_GET, (Int *ctxt, Int *what, Int *val)) { bi_get(*ctxt, *what, val, 1); }
 F_DEFU(void, blacs_set, BLACS_SET, (Int *ctxt, Int *what, Int *val)) { bi_set(*ctxt, *what, val); }
 F_DEFU(void, blacs_gridinit, BLACS_GRIDINIT, (Int *ctxt, char *order, Int *nprow, Int *npcol))
 {
-    bi_gridinit(ctxt, fcomm(*ctxt), order, *nprow, *npcol, "BLACS_GRIDINIT");
+    bi_gridinit(ctxt, bi_sys_fcomm(*ctxt, "BLACS_GRIDINIT"), order, *nprow, *npcol,
+                "BLACS_GRIDINIT");
 }
 F_DEFU(void, blacs_gridmap, BLACS_GRIDMAP, (Int *ctxt, Int *map, Int *ldup, Int *nprow, Int *npcol))
 {
-    bi_gridmap(ctxt, fcomm(*ctxt), map, *ldup, *nprow, *npcol, "BLACS_GRIDMAP");
+    bi_gridmap(ctxt, bi_sys_fcomm(*ctxt, "BLACS_GRIDMAP"), map, *ldup, *nprow, *npcol, "BLACS_GRIDMAP");
 }
 F_DEFU(void, blacs_freebuff, BLACS_FREEBUFF, (Int *ctxt, Int *wait)) { bi_freebuff(*ctxt, *wait); }
 F_DEFU(void, blacs_gridexit, BLACS_GRIDEXIT, (Int *ctxt)) { bi_gridexit(*ctxt, "BLACS_GRIDEXIT"); }
@@ -40,7 +35,7 @@ F_DEFU(void, blacs_pcoord, BLACS_PCOORD, (Int *ctxt, Int *pnum, Int *prow, Int *
 {
     bi_pcoord(*ctxt, *pnum, prow, pcol);
 }
-F_DEFU(void, blacs_barrier, BLACS_BARRIER, (Int *ctxt, char *scope)) { bi_barrier(*ctxt, scope); }
+F_DEFU(void, blacs_barrier, BLACS_BARRIER, (Int *ctxt, char *scope)) { bi_barrier(*ctxt, scope, "BLACS_BARRIER"); }
 F_DEF(Int, ksendid, KSENDID, (Int *ctxt, Int *r, Int *c)) { return bi_ksendid(*ctxt, *r, *c, "KSENDID"); }
 F_DEF(Int, krecvid, KRECVID, (Int *ctxt, Int *r, Int *c)) { return bi_krecvid(*ctxt, *r, *c, "KRECVID"); }
 F_DEF(Int, kbsid, KBSID, (Int *ctxt, char *scope)) { return bi_kbsid(*ctxt, scope, "KBSID"); }

@@ -18,9 +18,7 @@ double bi_pipe_segment(void)
 {
     static double seg = -1; /* BLACS_PIPE_SEGMENT: segment bytes, 0 = model */
     if (seg < 0) {
-        const char *e = getenv("BLACS_PIPE_SEGMENT");
-        seg = e ? strtod(e, NULL) : 0;
-        if (!(seg > 0)) seg = 0;
+        seg = bi_env_number("BLACS_PIPE_SEGMENT", 0, 0, HUGE_VAL, 0);
     }
     return seg;
 }

@@ -15,6 +15,11 @@
  *     process sends the min(d, Np-d) blocks it holds from its own on to
  *     relative rank me-d and receives the next ones from me+d; blocks are
  *     taken modulo Np, so a run may wrap and go as two messages.
+ *   the source (relative rank 0) holds every block from the start: in the
+ *     collect it sends what its partner of each step needs and receives
+ *     nothing, and no one sends to it, so it posts all its sends at once
+ *     and returns without waiting for its receivers (a broadcast/send is
+ *     locally blocking, LAWN 73 4.1).
  * Time about 2 ceil(log2 Np) alpha + 2 (Np-1)/Np n beta.  Empty runs (fewer
  * items than processes) are not sent; both sides skip the same ones.
  * Vectors shorter than BI_SCATCOL_MIN bytes per process (16: the largest
@@ -69,7 +74,11 @@ void bi_bcast_scatcol(bi_coll *c)
             lo = m;
         }
     }
-    /* collect */
+    /* collect: the source holds every block already, so it only sends its
+     * share of each step and receives nothing; nobody sends to it.  Its
+     * sends are all posted here, without a wait, so it returns as soon as
+     * they are (locally blocking, LAWN 73 4.1), and what the receivers wait
+     * for from it is on its way whatever the source does next. */
     for (int d = 1; d < np; d *= 2) {
         MPI_Request rq[2];
         size_t rlen[2];
@@ -78,13 +87,13 @@ void bi_bcast_scatcol(bi_coll *c)
             from = to = v ^ d, nb = d;
             rfirst = (v ^ d) & ~(d - 1), sfirst = v & ~(d - 1);
         } else { /* dissemination */
-            from = v + d, to = v + np - d, nb = d < np - d ? d : np - d;
+            from = (v + d) % np, to = (v + np - d) % np, nb = d < np - d ? d : np - d;
             rfirst = v + d, sfirst = v;
         }
-        int nrq = runs(c, rfirst, nb, off, rlen);
+        int nrq = v == 0 ? 0 : runs(c, rfirst, nb, off, rlen);
         for (int i = 0; i < nrq; i++)
             rq[i] = bi_irecv(c, absrank(c, from), c->buf + off[i] * c->isize, rlen[i], c->tag + 1);
-        int ns = runs(c, sfirst, nb, off, len);
+        int ns = to == 0 ? 0 : runs(c, sfirst, nb, off, len);
         for (int i = 0; i < ns; i++)
             bi_isend(c, absrank(c, to), c->buf + off[i] * c->isize, len[i], c->tag + 1);
         for (int i = 0; i < nrq; i++) bi_irecv_wait(c, &rq[i], absrank(c, from), rlen[i], c->tag + 1);
@@ -92,15 +101,18 @@ void bi_bcast_scatcol(bi_coll *c)
 }
 
 /* slides / Watts: scatter ceil(log p) alpha + (p-1)/p n beta, then the
- * collect ceil(log p) alpha + (p-1)/p n beta; the root is busy throughout.
- * Short vectors: the binomial tree's model. */
+ * collect ceil(log p) alpha + (p-1)/p n beta among the receivers (the
+ * source's collect messages replace the ones it used to exchange, so the
+ * slowest receiver's time is unchanged).  The source copies the vector and
+ * posts its sends -- one per scatter and one per collect step -- and
+ * returns.  Short vectors: the binomial tree's model. */
 double bi_model_bcast_scatcol(const bi_machine *m, int np, double bytes, int param,
                               double *root)
 {
     (void)param;
     if (bi_bcast_scatcol_short(np, bytes)) return bi_model_bcast_tree(m, np, bytes, 1, root);
-    double t = 0;
-    if (np > 1) t = 2 * bi_log2c(np) * m->tc.a + 2.0 * (np - 1) / np * bytes * m->tc.b;
-    if (root) *root = t;
+    if (np < 2) return bi_model_none(root);
+    double t = 2 * bi_log2c(np) * m->tc.a + 2.0 * (np - 1) / np * bytes * m->tc.b;
+    if (root) *root = 2 * bi_log2c(np) * m->ts.a + bytes * m->tm.b;
     return t;
 }

@@ -147,6 +147,13 @@ BI_NORETURN void bi_mpi_fail(int rc, const char *call, Int ctxt, const char *rou
 BI_NORETURN void bi_count_mismatch(const char *op, size_t here, long long other,
                                    const char *where, const char *must);
 
+/* ---- numeric BLACS_* environment variables (env.c) ------------------------
+ * the value of name: def when unset or empty; a BLACS error naming the
+ * variable unless it is one number within [lo, hi] (whole with BI_ENV_INT;
+ * with BI_ENV_SIZE a k, M or G suffix multiplies by 2^10, 2^20, 2^30) */
+enum { BI_ENV_INT = 1, BI_ENV_SIZE = 2 };
+double bi_env_number(const char *name, double def, double lo, double hi, int flags);
+
 /* ---- global state (global.c; contexts in context.c) ---------------------- */
 typedef struct bi_ctx bi_ctx;
 typedef struct bi_scope bi_scope;
@@ -183,6 +190,7 @@ struct bi_ctx {
     uint64_t *node;               /* each vpid's node (hash of its processor name) */
     Int syshandle;                /* C system handle made for GET 10, or -1 */
     int p2p_sched;                /* BLACS_P2P_SCHEDULE agreed on by the grid (bi_g.p2p_sched) */
+    MPI_Comm chk;                 /* BLACS_DEBUG=3 cross-checks (debug.c), else MPI_COMM_NULL */
 };
 
 extern struct bi_global {
@@ -219,6 +227,11 @@ extern bi_call bi_cur, bi_last;
 void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const char *top,
               const bi_shape *s, Int rr, Int rc);
 void bi_leave(void);
+/* BLACS_DEBUG=3: compare the cross-check descriptions that have arrived
+ * (every BLACS call, through bi_poll; GRIDEXIT of ctxt); ctxt < 0:
+ * BLACS_EXIT, after every grid's, drops what is still to come */
+void bi_check_poll(void);
+void bi_check_exit(Int ctxt);
 /* wait for one request; notices hangs at BLACS_DEBUG >= 2 and counts waiting
  * time for BLACS_STATS.  What it waits for (for reports): dir 'r' a message
  * from grid rank peer (MPI_ANY_SOURCE: any), 's' this process's sends (to

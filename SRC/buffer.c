@@ -179,6 +179,7 @@ static inline int poll_due(void)
 
 void bi_poll(void)
 {
+    if (bi_g.debug >= 3) bi_check_poll();
     if (poll_due()) poll_active();
 }
 

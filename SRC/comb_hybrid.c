@@ -14,16 +14,14 @@
  * is bitwise coherent only on identical arithmetic; with the coherence flag
  * (WHAT 16) a leave-on-all therefore halves all the way (= 'R').
  */
-#include <stdlib.h>
+#include <math.h>
 #include "comb.h"
 
 double bi_comb_nshort(void)
 {
     static double v = -1;
     if (v < 0) {
-        const char *s = getenv("BLACS_COMB_NSHORT");
-        v = s && *s ? atof(s) : 0;
-        if (!(v > 0)) v = 0; /* negative or not a number: off */
+        v = bi_env_number("BLACS_COMB_NSHORT", 0, 0, HUGE_VAL, 0);
     }
     return v;
 }

@@ -23,6 +23,7 @@
  * all, and creating and exiting grids in a loop never exhausts MPI's
  * context ids.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,27 +129,6 @@ static void at_finalize_hook(void)
               "BLACS_PINFO");
 }
 
-static double env_double(const char *name, double def)
-{
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : def;
-}
-
-static size_t env_size(const char *name)
-{
-    const char *v = getenv(name);
-    if (!v || !*v) return 0;
-    char *end;
-    double x = strtod(v, &end);
-    switch (*end) {
-    case 'k': case 'K': x *= 1024.0; break;
-    case 'm': case 'M': x *= 1024.0 * 1024.0; break;
-    case 'g': case 'G': x *= 1024.0 * 1024.0 * 1024.0; break;
-    default: break;
-    }
-    return x > 0 ? (size_t)x : 0;
-}
-
 void bi_init(void)
 {
     if (bi_g.initialized) return;
@@ -170,14 +150,13 @@ void bi_init(void)
         bi_g.idlo = 0;
         bi_g.idhi = bi_g.tag_ub;
     }
-    const char *d = getenv("BLACS_DEBUG");
-    bi_g.debug = d && *d ? atoi(d) : 0;
-    bi_g.bufwait = env_double("BLACS_BUFWAIT", bi_g.bufwait);
-    if (!bi_g.bufmax) bi_g.bufmax = env_size("BLACS_BUFMAX");
+    bi_g.debug = (int)bi_env_number("BLACS_DEBUG", 0, 0, 3, BI_ENV_INT);
+    bi_g.bufwait = bi_env_number("BLACS_BUFWAIT", bi_g.bufwait, 0, HUGE_VAL, 0);
+    if (!bi_g.bufmax) bi_g.bufmax = (size_t)bi_env_number("BLACS_BUFMAX", 0, 0, 0x1p62, BI_ENV_SIZE);
     bi_g.trace = getenv("BLACS_TRACE") != NULL;
     const char *st = getenv("BLACS_STATS");
     bi_g.stats = st && *st && *st != '0';
-    bi_g.hang_timeout = env_double("BLACS_HANG_TIMEOUT", 10.0);
+    bi_g.hang_timeout = bi_env_number("BLACS_HANG_TIMEOUT", 10.0, 0, HUGE_VAL, 0);
     {
         const char *e = getenv("BLACS_P2P_SCHEDULE");
         bi_g.p2p_sched = e && *e == 'n' ? (e[1] == 'o' ? 1 : 2) : 0; /* "node" / "net" */
@@ -188,7 +167,10 @@ void bi_init(void)
         for (int i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 1099511628211u;
         bi_g.node_key = h;
     }
-    bi_g.wait_warn = env_double("BLACS_WAIT_WARN", 300.0);
+    bi_g.wait_warn = bi_env_number("BLACS_WAIT_WARN", 300.0, 0, HUGE_VAL, 0);
+    /* read now, not at the first strided TOP ' ' broadcast: a bad value is
+     * reported at BLACS_PINFO whatever path the program takes (env.c) */
+    (void)bi_bcast_mpi_inplace();
     bi_g.initialized = 1;
     at_finalize_hook();
     bi_watch_start(bi_g.wait_warn);
@@ -432,6 +414,10 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     BI_MPI_IN(MPI_Comm_dup(comm, &c->comm), "MPI_Comm_dup", -1, routine);
     BI_MPI_IN(MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler", -1,
               routine);
+    /* the cross-checks of BLACS_DEBUG=3 travel apart from everything else */
+    c->chk = MPI_COMM_NULL;
+    if (bi_g.debug >= 3)
+        BI_MPI_IN(MPI_Comm_dup(c->comm, &c->chk), "MPI_Comm_dup", -1, routine);
     c->nprow = (int)nprow;
     c->npcol = (int)npcol;
     c->np = np;
@@ -505,6 +491,10 @@ void bi_gridexit(Int h, const char *routine)
      * freed it (Cfree_blacs_system_handle) and got the slot back from
      * Csys2blacs_handle for a communicator of its own */
     if (c->syshandle > 0) bi_sys_release(c->syshandle, c->ucomm);
+    if (c->chk != MPI_COMM_NULL) {
+        bi_check_exit(h);
+        BI_MPI_IN(MPI_Comm_free(&c->chk), "MPI_Comm_free", h, routine);
+    }
     /* buffered sends still in flight keep their own reference to the
      * communicator (MPI frees it once they complete) */
     BI_MPI_IN(MPI_Comm_free(&c->comm), "MPI_Comm_free", h, routine);
@@ -528,6 +518,7 @@ void bi_ctx_exit_all(void)
     free(ctxs);
     ctxs = NULL;
     nctxs = 0;
+    bi_check_exit(-1);
     run_cleanups();
     bi_error_grid(-1, -1, -1);
 }
@@ -561,14 +552,48 @@ Int bi_sys_handle(MPI_Comm comm)
     return n / 2;
 }
 
-MPI_Comm bi_sys_comm(Int h)
+MPI_Comm bi_sys_comm(Int h, const char *routine, const char *argname)
 {
     bi_init();
     if (h == 0) return MPI_COMM_WORLD;
     if (h < 0 || h >= nsys || syscomms[h] == MPI_COMM_NULL)
-        bi_error(-1, __LINE__, __FILE__,
-                 "No system context corresponding to BLACS system context handle %ld", (long)h);
+        bi_argerr(-1, routine, 1, argname,
+                  "%ld is not a BLACS system context handle (BLACS_GET WHAT=0 or "
+                  "Csys2blacs_handle gives them)", (long)h);
     return syscomms[h];
+}
+
+/* A Fortran system context is any Fortran communicator handle of the
+ * user's, so there is no table to look it up in.  MPI_Comm_f2c of a number
+ * that is none (an ICONTXT that BLACS_GET never set) makes a handle that
+ * MPI rejects at its first use, deep inside GRIDINIT, with MPI's own
+ * message naming no BLACS routine.  Asking MPI about it would report to the
+ * handler of MPI_COMM_WORLD (or MPI_COMM_SELF), which is the user's and
+ * never switched (error.c), so the handle's form is checked instead: in
+ * MPICH a communicator handle carries its object kind (bits 26-29, 1 for a
+ * communicator) and a non-zero handle kind (bits 30-31); Open MPI's
+ * MPI_Comm_f2c gives NULL for an index that names no communicator.  A
+ * well-formed handle of a freed communicator still reaches MPI. */
+static int fcomm_plausible(Int h, MPI_Comm comm)
+{
+    if ((Int)(MPI_Fint)h != h || comm == MPI_COMM_NULL) return 0;
+#if defined(MPICH_VERSION) && !defined(SMPI_H)
+    unsigned u = (unsigned)(MPI_Fint)h;
+    return ((u >> 30) & 3u) != 0 && ((u >> 26) & 15u) == 1;
+#else
+    return (void *)comm != NULL;
+#endif
+}
+
+MPI_Comm bi_sys_fcomm(Int h, const char *routine)
+{
+    bi_init();
+    MPI_Comm comm = MPI_Comm_f2c((MPI_Fint)h);
+    if (!fcomm_plausible(h, comm))
+        bi_argerr(-1, routine, 1, "ICONTXT",
+                  "%ld is not a system context (a Fortran MPI communicator handle, as BLACS_GET "
+                  "WHAT=0 gives)", (long)h);
+    return comm;
 }
 
 void bi_sys_free(Int h, int quiet)

@@ -7,9 +7,10 @@
  *                  BLACS_HANG_TIMEOUT seconds (default 10) the process says
  *                  what it waits in and what it last completed, then the job
  *                  stops with a BLACS error
- *   BLACS_DEBUG=3  cross-checks: before every broadcast and combine the
- *                  members of the scope compare routine, scope, topology,
- *                  element count and root, and report a mismatch precisely
+ *   BLACS_DEBUG=3  cross-checks: the members of a scope compare routine,
+ *                  topology, element count and root of every broadcast and
+ *                  combine, and report a mismatch precisely, without a
+ *                  broadcast source ever waiting for its receivers (below)
  *   BLACS_STATS=1  per-routine statistics printed at BLACS_EXIT (each
  *                  process its own table, and CSV in BLACS_STATS_CSV.<pnum>
  *                  if set)
@@ -78,46 +79,132 @@ void bi_call_text(const bi_call *c, char *out, size_t n)
              (long)c->rr, (long)c->rc);
 }
 
-/* ---- level 3: cross-checks ------------------------------------------------ */
+/* ---- level 3: cross-checks ------------------------------------------------
+ * Each process describes its call (sig_t) and sends the description to
+ * every other member of the scope, point to point on the grid's check
+ * communicator (ctx->chk, made with the grid at this level), one tag per
+ * scope: the members of a scope make its operations in the same order (the
+ * reference's message IDs need it too), so MPI's ordering pairs the k-th
+ * descriptions of two processes.  Nobody waits for more than the operation
+ * itself would make it wait for:
+ *   - a broadcast source waits for nothing: it posts its descriptions and
+ *     returns (a broadcast/send is locally blocking, LAWN 73 4.1); the
+ *     descriptions the receivers send it are compared as they arrive;
+ *   - a broadcast receiver waits for the source's description (it waits for
+ *     the source anyway) and compares before the data moves, so a count that
+ *     differs is reported as such and not as a truncated message;
+ *   - a combine waits for every member's (it is globally blocking).
+ * Descriptions left to arrive later are compared when they do: by every
+ * BLACS call (bi_poll) and every wait of the hang detection this level
+ * includes, so a mismatch that makes an operation hang is still reported.
+ * A source may exit its grid before its receivers have even called theirs:
+ * GRIDEXIT leaves what is still to come pending (MPI completes operations
+ * on a freed communicator), BLACS_EXIT drops it. */
 typedef struct {
     char routine[16];
     int kind, scope, top;
     long count, root;
 } sig_t;
 
-/* The allgather of the cross-check in a scope without collectives of its
- * own (a row or column that is the whole grid: bi_scope_has_coll), point
- * to point on two message IDs of its class: every member's record to scope
- * rank 0, then the table back from it along the binomial tree.  Every
- * member reserves the IDs in the same place of the scope's sequence, since
- * debug level 3 is the whole grid's or nobody's (context.c). */
-static void gather_p2p(bi_scope *s, const sig_t *me, sig_t *all)
+typedef struct chk {
+    struct chk *next;
+    Int ctxt;
+    int recv;              /* 1: a peer's description arriving; 0: mine leaving */
+    int me, peer, np;      /* scope ranks, scope size */
+    sig_t sig;             /* the message */
+    sig_t mine;            /* receives: my description of the same operation */
+    char call[300];        /* receives: my call, for the report */
+    MPI_Request r;
+} chk;
+static chk *pending;
+static chk *orphans; /* sends of exited grids that MPI still carries out */
+
+static int scope_tag(char id) { return id == 'r' ? 1 : id == 'c' ? 2 : 3; }
+
+/* why two descriptions of one operation disagree ("" if they agree): mine
+ * at scope rank me, o at scope rank k */
+static void differ(const sig_t *m, int me, const sig_t *o, int k, char *why, size_t n)
 {
-    bi_coll c = {0};
-    c.sc = s;
-    c.np = s->np;
-    c.me = s->me;
-    c.root = 0;
-    c.isize = 1;
-    c.dt = MPI_BYTE;
-    c.param = 1;
-    c.top = '1';
-    const int tag = bi_msgid_scoped(s, 0, 2, 1);
-    if (s->me) bi_send(&c, 0, me, sizeof *me, tag);
-    else {
-        all[0] = *me;
-        for (int k = 1; k < s->np; k++) bi_recv(&c, k, &all[k], sizeof *me, tag);
+    why[0] = 0;
+    if (m->kind == 'B' && o->kind == 'B' && m->root == me && o->root == k && k != me)
+        snprintf(why, n, "two broadcast sources in one operation: scope ranks %d and %d",
+                 me < k ? me : k, me < k ? k : me);
+    else if (o->kind != m->kind)
+        snprintf(why, n, "this process called %s but scope rank %d called %s", m->routine, k, o->routine);
+    else if (o->top != m->top)
+        snprintf(why, n, "topology '%c' here, '%c' at scope rank %d (%s)", m->top, o->top, k, o->routine);
+    else if (o->count != m->count)
+        snprintf(why, n, "%ld elements (M*N) here, %ld at scope rank %d (%s)", m->count, o->count, k, o->routine);
+    else if (o->root != m->root)
+        snprintf(why, n, "root/destination is scope rank %ld here, %ld at scope rank %d (%s)", m->root, o->root, k, o->routine);
+}
+
+static BI_NORETURN void mismatch(Int ctxt, const char *routine, const char *call, const char *why)
+{
+    bi_error(ctxt, -1, routine, "BLACS_DEBUG=3 cross-check failed in %s: %s", call, why);
+}
+
+/* a peer's description that has arrived, compared with mine */
+static void arrived(const chk *p)
+{
+    char why[400];
+    differ(&p->mine, p->me, &p->sig, p->peer, why, sizeof why);
+    if (why[0]) mismatch(p->ctxt, p->mine.routine, p->call, why);
+}
+
+/* compare what has arrived, free what is done; with last (BLACS_EXIT)
+ * unfinished receives are cancelled and unfinished sends freed */
+static void check_sweep(int last)
+{
+    for (chk **pp = &pending, *p; (p = *pp);) {
+        int done = 0;
+        MPI_Status st;
+        BI_MPI(MPI_Test(&p->r, &done, &st), "MPI_Test");
+        if (!done && last) {
+            if (p->recv) {
+                BI_MPI(MPI_Cancel(&p->r), "MPI_Cancel");
+                BI_MPI(MPI_Wait(&p->r, &st), "MPI_Wait");
+                int cancelled = 0;
+                MPI_Test_cancelled(&st, &cancelled);
+                done = !cancelled ? 1 : -1;
+            } else {
+                /* MPI sends it on: its buffer stays until BLACS_EXIT */
+                BI_MPI(MPI_Request_free(&p->r), "MPI_Request_free");
+                *pp = p->next;
+                p->next = orphans;
+                orphans = p;
+                continue;
+            }
+        }
+        if (!done) {
+            pp = &p->next;
+            continue;
+        }
+        *pp = p->next;
+        if (p->recv && done > 0) arrived(p);
+        free(p);
     }
-    c.buf = (char *)all;
-    c.count = (size_t)s->np * sizeof *all;
-    c.tag = tag + 1;
-    bi_bcast_tree(&c);
-    bi_coll_finish(&c); /* no BLACS buffer: waits for the sends from all */
+}
+
+void bi_check_poll(void)
+{
+    if (pending) check_sweep(0);
+}
+
+void bi_check_exit(Int ctxt)
+{
+    if (pending) check_sweep(ctxt < 0);
+    if (ctxt < 0) /* BLACS_EXIT: every grid is gone, and with it its sends */
+        while (orphans) {
+            chk *p = orphans;
+            orphans = p->next;
+            free(p);
+        }
 }
 
 static void crosscheck(bi_ctx *ctx, bi_scope *s)
 {
-    sig_t me, *all;
+    sig_t me;
     memset(&me, 0, sizeof me);
     snprintf(me.routine, sizeof me.routine, "%s", bi_cur.routine);
     me.kind = bi_cur.kind == 'b' || bi_cur.kind == 'r' ? 'B' : 'C';
@@ -127,41 +214,59 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
     me.root = bi_cur.kind == 'b' ? s->me
               : (bi_cur.kind == 'c' && (bi_cur.rr == -1 || bi_cur.rc == -1)) ? -1
                                                                               : bi_scope_rank(s, bi_cur.rr, bi_cur.rc);
-    all = bi_alloc(NULL, (size_t)s->np * sizeof *all, NULL, "the cross-check");
-    if (bi_scope_has_coll(s)) {
-        /* blocking: a member that never comes is left to the long-wait warning */
-        bi_watch_begin('c', -1, -1, sizeof me);
-        BI_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE,
-                             bi_scope_comm(s)),
-               "MPI_Allgather");
-        bi_watch_end();
-    } else {
-        gather_p2p(s, &me, all);
+    /* whose description this process waits for now: the source's (a
+     * receiver naming a source outside the scope is the argument check's,
+     * right after), everyone's (a combine), nobody's (the source) */
+    int wait_for = bi_cur.kind == 'r' ? (me.root >= 0 && me.root < s->np ? (int)me.root : -2)
+                   : bi_cur.kind == 'c' ? -1 : -2;
+    char call[300];
+    bi_call_text(&bi_cur, call, sizeof call);
+    chk **now = bi_alloc(NULL, (size_t)s->np * sizeof *now, NULL, "the cross-check");
+    int tag = scope_tag(s->id);
+    for (int k = 0; k < s->np; k++) {
+        now[k] = NULL;
+        if (k == s->me) continue;
+        int peer = bi_scope_commrank(s, k);
+        chk *out = bi_alloc(NULL, sizeof *out, NULL, "the cross-check");
+        chk *in = bi_alloc(NULL, sizeof *in, NULL, "the cross-check");
+        *out = (chk){.ctxt = ctx->handle, .recv = 0, .me = s->me, .peer = k, .np = s->np, .sig = me};
+        *in = (chk){.ctxt = ctx->handle, .recv = 1, .me = s->me, .peer = k, .np = s->np, .mine = me};
+        snprintf(in->call, sizeof in->call, "%s", call);
+        BI_MPI(MPI_Isend(&out->sig, (int)sizeof out->sig, MPI_BYTE, peer, tag, ctx->chk, &out->r),
+               "MPI_Isend");
+        BI_MPI(MPI_Irecv(&in->sig, (int)sizeof in->sig, MPI_BYTE, peer, tag, ctx->chk, &in->r),
+               "MPI_Irecv");
+        out->next = pending;
+        pending = out;
+        if (wait_for == -1 || wait_for == k) {
+            now[k] = in; /* waited for below, on no list meanwhile */
+        } else {
+            in->next = pending;
+            pending = in;
+        }
     }
-    /* compare with the first process of the scope that is the root (or 0) */
-    int ref = 0;
+    /* the descriptions waited for: compared with the first that is the
+     * root of the operation (the source, a combine's destination), else
+     * with scope rank 0's or the source's, as every process would see it */
     for (int k = 0; k < s->np; k++)
-        if (all[k].root == k) ref = k;
-    const sig_t *r = &all[ref];
-    char why[400] = "";
-    if (r->kind != me.kind)
-        snprintf(why, sizeof why, "this process called %s but scope rank %d called %s", me.routine, ref, r->routine);
-    else if (r->top != me.top)
-        snprintf(why, sizeof why, "topology '%c' here, '%c' at scope rank %d (%s)", me.top, r->top, ref, r->routine);
-    else if (r->count != me.count)
-        snprintf(why, sizeof why, "%ld elements (M*N) here, %ld at scope rank %d (%s)", me.count, r->count, ref, r->routine);
-    else if (r->root != me.root)
-        snprintf(why, sizeof why, "root/destination is scope rank %ld here, %ld at scope rank %d (%s)", me.root, r->root, ref, r->routine);
-    else
-        for (int k = 0; k < s->np && !why[0]; k++)
-            if (all[k].kind == 'B' && all[k].root == k && k != ref)
-                snprintf(why, sizeof why, "two broadcast sources in one operation: scope ranks %d and %d", ref, k);
-    free(all);
-    if (why[0]) {
-        char d[300];
-        bi_call_text(&bi_cur, d, sizeof d);
-        bi_error(ctx->handle, -1, bi_cur.routine, "BLACS_DEBUG=3 cross-check failed in %s: %s", d, why);
+        if (now[k]) bi_wait(&now[k]->r, MPI_STATUS_IGNORE, 'r', bi_scope_commrank(s, k), tag,
+                            sizeof me);
+    const sig_t *ref = NULL;
+    int refk = -1;
+    for (int k = 0; k < s->np && !ref; k++) {
+        const sig_t *o = k == s->me ? &me : now[k] ? &now[k]->sig : NULL;
+        if (o && o->root == k) ref = o, refk = k;
     }
+    if (!ref && wait_for >= 0) ref = &now[wait_for]->sig, refk = wait_for;
+    if (!ref && wait_for == -1) ref = s->me == 0 ? &me : &now[0]->sig, refk = 0;
+    char why[400] = "";
+    if (ref && refk != s->me) differ(&me, s->me, ref, refk, why, sizeof why);
+    for (int k = 0; k < s->np && !why[0]; k++)
+        if (now[k]) differ(&me, s->me, &now[k]->sig, k, why, sizeof why);
+    for (int k = 0; k < s->np; k++) free(now[k]);
+    free(now);
+    if (why[0]) mismatch(ctx->handle, bi_cur.routine, call, why);
+    bi_check_poll();
 }
 
 void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const char *top,
@@ -185,7 +290,7 @@ void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const
             rr >= 0 && rr < c->nprow && rc >= 0 && rc < c->npcol)
             bi_argerr(ctxt, routine, s->tr ? 10 : 8, "RSRC/CSRC",
                       "a broadcast receiver names itself {%ld,%ld} as the source", (long)rr, (long)rc);
-        if (bi_g.debug >= 3 && sc->np > 1) crosscheck(c, sc);
+        if (bi_g.debug >= 3 && sc->np > 1 && c->chk != MPI_COMM_NULL) crosscheck(c, sc);
     }
 }
 

@@ -17,11 +17,7 @@
 
 static double env(const char *name, double dflt)
 {
-    const char *s = getenv(name);
-    if (!s || !*s) return dflt;
-    char *end;
-    double v = strtod(s, &end);
-    return (end != s && v >= 0) ? v : dflt;
+    return bi_env_number(name, dflt, 0, HUGE_VAL, 0);
 }
 
 const bi_machine *bi_machine_default(void)

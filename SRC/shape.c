@@ -269,8 +269,8 @@ int bi_bcast_datatype = -1;
 int bi_bcast_mpi_inplace(void)
 {
     if (bi_bcast_datatype < 0) {
-        const char *e = getenv("BLACS_BCAST_DATATYPE");
-        bi_bcast_datatype = e && *e ? atoi(e) != 0 : BI_INPLACE_DEFAULT;
+        bi_bcast_datatype = (int)bi_env_number("BLACS_BCAST_DATATYPE", BI_INPLACE_DEFAULT, 0, 1,
+                                               BI_ENV_INT);
     }
     return bi_bcast_datatype;
 }

@@ -166,36 +166,33 @@ void bi_pcoord(Int ctxt, Int pnum, Int *prow, Int *pcol)
  * ceil(log2 Np) rounds each has heard, through others, from all, so none
  * leaves before every member has come.  The 2^k differ mod Np, so within
  * one barrier the rounds' senders differ too and one ID serves them all. */
-static void barrier_p2p(bi_scope *s, Int ctxt)
+static void barrier_p2p(bi_scope *s, Int ctxt, const char *routine)
 {
     const int np = s->np, tag = bi_msgid_scoped(s, 0, 1, 1);
     for (int d = 1; d < np; d *= 2) {
         const int to = bi_scope_commrank(s, (s->me + d) % np);
         const int from = bi_scope_commrank(s, (s->me - d + np) % np);
-        if (bi_watch_on) bi_watch_mark("BLACS_BARRIER", 'r', from, tag, 0);
+        if (bi_watch_on) bi_watch_mark(routine, 'r', from, tag, 0);
         BI_MPI_IN(MPI_Sendrecv(NULL, 0, MPI_BYTE, to, tag, NULL, 0, MPI_BYTE, from, tag,
                                s->ctx->comm, MPI_STATUS_IGNORE),
-                  "MPI_Sendrecv", ctxt, "BLACS_BARRIER");
+                  "MPI_Sendrecv", ctxt, routine);
         bi_watch_end();
     }
 }
 
-void bi_barrier(Int ctxt, const char *scope)
+void bi_barrier(Int ctxt, const char *scope, const char *routine)
 {
-    bi_ctx *c = bi_ctx_get(ctxt, "BLACS_BARRIER");
-    bi_scope *s;
-    switch (bi_up(scope)) {
-    case 'R': s = &c->row; break;
-    case 'C': s = &c->col; break;
-    case 'A': s = &c->all; break;
-    default: return; /* reference: unknown scope does nothing */
-    }
+    bi_ctx *c = bi_ctx_get(ctxt, routine);
+    /* the reference returns silently on an unknown scope; a barrier that
+     * synchronizes nothing lets the program run on into a race, so it is
+     * the same argument error as in every other routine with a SCOPE */
+    bi_scope *s = bi_scope_get(c, scope, routine, 2);
     if (!bi_scope_has_coll(s)) {
-        barrier_p2p(s, ctxt);
+        barrier_p2p(s, ctxt, routine);
         return;
     }
-    if (bi_watch_on) bi_watch_mark("BLACS_BARRIER", 'c', -1, -1, 0);
-    BI_MPI_IN(MPI_Barrier(bi_scope_comm(s)), "MPI_Barrier", ctxt, "BLACS_BARRIER");
+    if (bi_watch_on) bi_watch_mark(routine, 'c', -1, -1, 0);
+    BI_MPI_IN(MPI_Barrier(bi_scope_comm(s)), "MPI_Barrier", ctxt, routine);
     bi_watch_end();
 }
 

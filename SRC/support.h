@@ -15,7 +15,12 @@ int bi_ctx_live(void);
 int bi_ctx_hwm(void);     /* most grids ever alive at once (BLACS_STATS) */
 void bi_ctx_exit_all(void);
 Int bi_sys_handle(MPI_Comm comm);
-MPI_Comm bi_sys_comm(Int h);
+/* the communicator of C system handle h (Csys2blacs_handle, BLACS_GET
+ * WHAT=0), or an error naming routine and argument 1 (argname) */
+MPI_Comm bi_sys_comm(Int h, const char *routine, const char *argname);
+/* the communicator of Fortran system context h (a Fortran MPI handle), or
+ * an error naming routine and ICONTXT when MPI knows no such communicator */
+MPI_Comm bi_sys_fcomm(Int h, const char *routine);
 void bi_sys_free(Int h, int quiet);
 /* frees handle h only if it still stands for comm (GRIDEXIT: a grid's own) */
 void bi_sys_release(Int h, MPI_Comm comm);
@@ -30,7 +35,7 @@ void bi_exit(Int cont);
 void bi_gridinfo(Int ctxt, Int *nprow, Int *npcol, Int *myrow, Int *mycol);
 Int bi_pnum(Int ctxt, Int prow, Int pcol);
 void bi_pcoord(Int ctxt, Int pnum, Int *prow, Int *pcol);
-void bi_barrier(Int ctxt, const char *scope);
+void bi_barrier(Int ctxt, const char *scope, const char *routine);
 Int bi_ksendid(Int ctxt, Int rdest, Int cdest, const char *routine);
 Int bi_krecvid(Int ctxt, Int rsrc, Int csrc, const char *routine);
 Int bi_kbsid(Int ctxt, const char *scope, const char *routine);

@@ -96,7 +96,8 @@ static void pat_hcube(pattern *p)
 /* scatter/collect: blocks as even as possible; scatter by recursive
  * splitting (upper half to its first node), collect by recursive doubling
  * for a power of two (v and v XOR d swap their aligned d blocks), else by
- * dissemination: distance d, runs wrapping at np split in two */
+ * dissemination: distance d, runs wrapping at np split in two; the source
+ * (0) holds everything, so no one sends to it in the collect */
 static long blk(int b) { return b * (count / np) + (b < count % np ? b : count % np); }
 static void pat_scatcol(pattern *p)
 {
@@ -123,12 +124,13 @@ static void pat_scatcol(pattern *p)
     for (int d = 1; d < np && !(np & (np - 1)); d *= 2)
         for (int v = 0; v < np; v++) {
             int g = v & ~(d - 1);
-            if (blk(g + d) - blk(g)) edge(p, v, v ^ d, blk(g + d) - blk(g), 1);
+            if (blk(g + d) - blk(g) && (v ^ d) != 0) edge(p, v, v ^ d, blk(g + d) - blk(g), 1);
         }
     for (int d = 1; d < np && (np & (np - 1)); d *= 2) {
         int n = d < np - d ? d : np - d;
         for (int v = 0; v < np; v++) {
             int to = (v - d + np) % np, e = v + n;
+            if (to == 0) continue;
             if (e > np) {
                 if (blk(np) - blk(v)) edge(p, v, to, blk(np) - blk(v), 1);
                 if (blk(e - np)) edge(p, v, to, blk(e - np), 1);
