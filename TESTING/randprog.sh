@@ -52,17 +52,20 @@ run() {
 
 # shrink PROGRAM CLASS: keeps every simplification that fails the same way
 shrink() {
-  local prog=$1 want=$2 k=0 t0=$SECONDS r
+  local prog=$1 want=$2 k=0 t0=$SECONDS r progress=0
   local cur="$OUT/shrink.cur" cand="$OUT/shrink.cand"
   cp "$prog" "$cur"
   local save_wd=$WD
-  [ "$want" = HANG ] && WD=10
+  [ "$want" = HANG ] && WD=6      # a hang costs the watchdog's time per try
   while [ $((SECONDS - t0)) -lt "$SHRINK" ]; do
     $GEN reduce "$cur" $k > "$cand"; r=$?
-    [ $r = 1 ] && break            # no more candidates
+    if [ $r = 1 ]; then            # end of a pass: another while it helps
+      [ $progress = 0 ] && break
+      progress=0; k=0; continue
+    fi
     if [ $r = 3 ]; then k=$((k + 1)); continue; fi
     run "$cand"
-    if [ "$cls" = "$want" ]; then cp "$cand" "$cur"; else k=$((k + 1)); fi
+    if [ "$cls" = "$want" ]; then cp "$cand" "$cur"; progress=1; else k=$((k + 1)); fi
   done
   WD=$save_wd
   cp "$cur" "$prog.min"

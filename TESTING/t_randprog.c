@@ -1162,15 +1162,19 @@ static int reduce(prog_t *P, int K)
         }
         return any ? 0 : 1; /* 1: nothing changed, try the next */
     }
-    /* drop ops, later ones first (half of the rest at once first, then one by one) */
-    int live[100000], nl = 0;
-    for (int i = P->nops - 1; i >= 0; i--) if (P->ops[i].id >= 0 && nl < 100000) live[nl++] = i;
-    if (nl > 8) {
-        if (k-- == 0) { for (int i = 0; i < nl / 2; i++) drop_op(P, live[i]); return 0; }
-        if (k-- == 0) { for (int i = nl / 2; i < nl; i++) drop_op(P, live[i]); return 0; }
+    /* drop ops in chunks of halving size (delta debugging), later ones first */
+    static int live[1 << 20];
+    int nl = 0;
+    for (int i = P->nops - 1; i >= 0; i--) if (P->ops[i].id >= 0 && nl < (1 << 20)) live[nl++] = i;
+    for (int sz = nl / 2 > 0 ? nl / 2 : 1;; sz /= 2) {
+        int nch = (nl + sz - 1) / sz;
+        if (k < nch) {
+            for (int i = k * sz; i < (k + 1) * sz && i < nl; i++) drop_op(P, live[i]);
+            return 0;
+        }
+        k -= nch;
+        if (sz == 1) break;
     }
-    if (k < nl) { drop_op(P, live[k]); return 0; }
-    k -= nl;
     if (k < nl) {
         op_t *o = &P->ops[live[k]];
         if (o->m <= 1 && o->n <= 1 && o->m2 <= 1 && o->n2 <= 1) return 1;
@@ -1276,7 +1280,9 @@ int main(int argc, char **argv)
         fclose(f);
         if (!strcmp(argv[1], "np")) { printf("%d\n", P.W); return 0; }
         if (!strcmp(argv[1], "info")) {
-            printf("%d %d", P.W, P.nops);
+            int live = 0;
+            for (int k = 0; k < P.nops; k++) live += P.ops[k].id == k;
+            printf("%d %d", P.W, live);
             for (int k = 0; k < P.ndis; k++) printf(" %s", P.dis[k]);
             printf("\n");
             return 0;
