@@ -5,11 +5,14 @@
  * differ as long as the element count agrees.  This file only resolves
  * scope, source, topology and message IDs, and puts the data into one
  * contiguous run of items; the algorithms (bcast_*.c, chosen by TOP through
- * topology.c) move those items between scope ranks.  TOP ' ' may be the
- * exception (bcast_mpi.c says when): MPI_Bcast takes a non-contiguous shape
- * as it lies, through its datatype, and MPI matches type signatures, so
- * shapes of equal count still agree; the others forward pieces of one run,
- * so they always get it packed.
+ * topology.c) move those items between scope ranks.  The source of every
+ * topology returns without waiting for its receivers: it sends from a copy
+ * of A left on the buffer queue.  TOP ' ' may be the exception to the one
+ * run at the receivers (bcast_mpi.c says when): MPI_Ibcast takes a
+ * non-contiguous shape as it lies, through its datatype, and MPI matches
+ * type signatures, so shapes of equal count still agree with the source's
+ * packed copy; the others forward pieces of one run, so they always get it
+ * packed.
  */
 #include <string.h>
 #include "bi.h"
@@ -66,17 +69,19 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     if (ntags > 0) c.tag = bi_msgid_scoped(sc, root, ntags, 1) + first;
     int sender = sc->me == root, contig = bi_shape_contig(s);
     bi_buf *b = NULL;
-    /* the source of a BLACS topology sends from a copy, queued with its
-     * sends (bi_coll_finish), so that it returns without waiting for its
-     * receivers, long messages included (LAWN 73 4.1 and 6.2.2); MPI_Bcast
-     * (TOP ' ') is MPI's own collective and may wait.  The algorithm that
-     * runs decides, not the letter: a ' ' that the selection step made the
-     * tree (a whole-grid row or column) is a BLACS topology like '1' */
-    if (contig && !(sender && alg != bi_bcast_mpi)) {
-        c.buf = A;  /* straight from/into user memory */
-    } else if (alg == bi_bcast_mpi && bi_bcast_mpi_inplace()) {
-        c.buf = A;  /* MPI moves the shape itself, described by its datatype */
-        c.shape = s;
+    /* the source sends from a copy, so that it returns without waiting
+     * for its receivers, long messages included (LAWN 73 4.1 and 6.2.2):
+     * a BLACS topology's sends are queued with that copy (bi_coll_finish),
+     * MPI_Ibcast's request likewise (TOP ' ', bcast_mpi.c, which makes the
+     * copy itself, its count header in front where it has one, so A goes
+     * to it as it lies).  The algorithm that runs decides, not the letter:
+     * a ' ' that the selection step made the tree (a whole-grid row or
+     * column) is a BLACS topology like '1'. */
+    if (contig && !sender) {
+        c.buf = A;  /* straight into user memory */
+    } else if (alg == bi_bcast_mpi && (sender || bi_bcast_mpi_inplace())) {
+        c.buf = A;  /* a receiver's shape moved by MPI through its datatype */
+        c.shape = contig ? NULL : s;
     } else {
         b = bi_buf_get(c.count * c.isize);
         if (sender) bi_pack(s, A, b->data);

@@ -3,26 +3,42 @@
  * communicator, no message ID.  Only scopes that have one get here; in a
  * row or column that is the whole grid the selection step runs the tree
  * instead (topology.c).
+ *
+ * The source is locally blocking here too, as for every letter (LAWN 73
+ * 4.1): it copies A into a BLACS buffer, posts MPI_Ibcast from it, leaves
+ * the request on the buffer queue (buffer.c) and returns.  MPI_Bcast would
+ * not do: MPICH's root waits for its receivers (from about 12 KB it takes
+ * part in an allgather, and its shared-memory broadcasts make even short
+ * ones wait), so a valid program whose receiver first waits for something
+ * the source sends after the broadcast would hang.  MPI never matches a
+ * blocking collective with a non-blocking one, so the receivers post
+ * MPI_Ibcast as well, and wait for it (bi_wait: watched, and a hang at
+ * BLACS_DEBUG=2).  The request completes in MPI's own progress and in the
+ * polls of later BLACS calls; BLACS_EXIT waits for it, and a grid's exit
+ * may free the communicator under it (MPI lets pending operations
+ * complete).  The copy is always needed: the user may change A as soon as
+ * the call returns.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "topo_algs.h"
 
-static void bcast(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype dt, size_t bytes)
+/* a receiver's part of one of the source's MPI_Ibcast */
+static void recv_part(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype dt,
+                      size_t bytes)
 {
-    if (bi_g.debug >= 2 || bi_g.stats) {
-        /* non-blocking, so BLACS_DEBUG=2 notices a hang */
-        MPI_Request r;
-        BI_MPI(MPI_Ibcast(p, n, dt, c->root, comm, &r), "MPI_Ibcast");
-        bi_wait(&r, MPI_STATUS_IGNORE, 'c', -1, -1, bytes);
-    } else {
-        bi_watch_begin('c', -1, -1, bytes);
-        BI_MPI(MPI_Bcast(p, n, dt, c->root, comm), "MPI_Bcast");
-        bi_watch_end();
-    }
+    MPI_Request r;
+    BI_MPI(MPI_Ibcast(p, n, dt, c->root, comm, &r), "MPI_Ibcast");
+    bi_wait(&r, MPI_STATUS_IGNORE, 'c', -1, -1, bytes);
 }
 
+/* the source's: posted from buffer w, whose queue keeps the request */
+static void send_part(const bi_coll *c, MPI_Comm comm, bi_buf *w, void *p, int n,
+                      MPI_Datatype dt)
+{
+    BI_MPI(MPI_Ibcast(p, n, dt, c->root, comm, bi_buf_req(w, -1)), "MPI_Ibcast");
+}
 
 /* c's data as the (count, datatype) of one MPI call: a non-contiguous
  * shape in place through its kept datatype (shape.c), else the run of
@@ -40,14 +56,19 @@ static bi_mpicount data_of(const bi_coll *c)
  * the count travels with the data: a 16-byte header (count, ~count) in
  * front of short broadcasts (one copy each way), a broadcast of its own
  * before long ones.  SimGrid's SMPI is left as MPICH, so that simulated
- * times stay those of the plain broadcast.  A non-contiguous shape (c->shape)
- * is packed straight behind the header when short -- the header costs that
- * copy anyway, and a second collective would cost more than it -- and goes
- * in place through its datatype after the count's broadcast when long. */
+ * times stay those of the plain broadcast.  A receiver's non-contiguous
+ * shape (c->shape) is unpacked from behind the header when short -- the
+ * header costs that copy anyway, and a second collective would cost more
+ * than it -- and taken in place through its datatype after the count's
+ * broadcast when long.  The source sends from its copy in every case: the
+ * items in c->dt, as a receiver's run or datatype of them, so the type
+ * signatures match (the short header's broadcast is bytes on both sides). */
 #if defined(MPICH_VERSION) || defined(SMPI_H)
 #define BI_MPI_CHECKS_BCAST 1
+#define HDR ((size_t)0)
 #else
 #define BI_MPI_CHECKS_BCAST 0
+#define HDR ((size_t)BI_CNT_HDR)
 
 static void check_header(const bi_coll *c, const int64_t *h)
 {
@@ -56,53 +77,91 @@ static void check_header(const bi_coll *c, const int64_t *h)
                       "the shapes must be the same everywhere");
 }
 
-static void bcast_counted(const bi_coll *c, MPI_Comm comm)
+static void recv_counted(const bi_coll *c, MPI_Comm comm)
 {
     const size_t nb = c->count * c->isize;
-    const int src = c->me == c->root;
-    int64_t h[2] = {(int64_t)c->count, ~(int64_t)c->count};
+    int64_t h[2];
     if (nb <= BI_CNT_HDR_MAX) {
         bi_buf *w = bi_buf_get(BI_CNT_HDR + nb);
         char *d = w->data + BI_CNT_HDR;
-        if (src) {
-            memcpy(w->data, h, BI_CNT_HDR);
-            if (c->shape) bi_pack(c->shape, c->buf, d);
-            else if (nb) memcpy(d, c->buf, nb);
-        }
-        bcast(c, comm, w->data, (int)(BI_CNT_HDR + nb), MPI_BYTE, BI_CNT_HDR + nb);
-        if (!src) {
-            memcpy(h, w->data, BI_CNT_HDR);
-            check_header(c, h);
-            if (c->shape) bi_unpack(c->shape, d, c->buf);
-            else if (nb) memcpy(c->buf, d, nb);
-        }
+        recv_part(c, comm, w->data, (int)(BI_CNT_HDR + nb), MPI_BYTE, BI_CNT_HDR + nb);
+        memcpy(h, w->data, BI_CNT_HDR);
+        check_header(c, h);
+        if (c->shape) bi_unpack(c->shape, d, c->buf);
+        else if (nb) memcpy(c->buf, d, nb);
         bi_buf_release(w);
         return;
     }
-    bcast(c, comm, h, 2, MPI_INT64_T, BI_CNT_HDR);
-    if (!src) check_header(c, h);
+    recv_part(c, comm, h, 2, MPI_INT64_T, BI_CNT_HDR);
+    check_header(c, h);
     bi_mpicount k = data_of(c);
-    bcast(c, comm, c->buf, k.n, k.dt, nb);
+    recv_part(c, comm, c->buf, k.n, k.dt, nb);
     bi_mpicount_free(&k);
 }
 #endif
 
+/* The source: A (c->buf, c->shape when not contiguous: bcast.c hands it
+ * over as it lies) copied once into a BLACS buffer, the header in front
+ * where there is one, every broadcast posted from there */
+static void send_copy(const bi_coll *c, MPI_Comm comm)
+{
+    const size_t nb = c->count * c->isize;
+    bi_buf *w = bi_buf_get(HDR + (nb ? nb : 1));
+    char *d = w->data + HDR;
+    if (c->shape) bi_pack(c->shape, c->buf, d);
+    else if (nb) memcpy(d, c->buf, nb);
+#if !BI_MPI_CHECKS_BCAST
+    const int64_t h[2] = {(int64_t)c->count, ~(int64_t)c->count};
+    memcpy(w->data, h, BI_CNT_HDR);
+    if (nb <= BI_CNT_HDR_MAX) {
+        send_part(c, comm, w, w->data, (int)(BI_CNT_HDR + nb), MPI_BYTE);
+        bi_buf_post(w);
+        return;
+    }
+    send_part(c, comm, w, w->data, 2, MPI_INT64_T);
+#else
+    if (!nb) {
+        /* an empty broadcast still happens (as in the reference); with one
+         * byte, as MPI skips empty ones: a process whose shape is not empty
+         * then gets an error instead of waiting forever */
+        *d = 0;
+        send_part(c, comm, w, d, 1, MPI_BYTE);
+        bi_buf_post(w);
+        return;
+    }
+#endif
+    bi_mpicount k = bi_mpicount_of(c->count, c->dt);
+    send_part(c, comm, w, d, k.n, k.dt);
+    bi_mpicount_free(&k); /* a derived type outlives its free while in use */
+    bi_buf_post(w);
+}
+
 void bi_bcast_mpi(bi_coll *c)
 {
     MPI_Comm comm = bi_scope_comm(c->sc);
+    if (c->np < 2) {
+        /* a one-process scope: nobody to wait for, nothing to copy */
+        char token = 0;
+        bi_mpicount k = c->count ? data_of(c) : (bi_mpicount){1, MPI_BYTE, 0};
+        BI_MPI(MPI_Bcast(c->count ? (void *)c->buf : &token, k.n, k.dt, c->root, comm),
+               "MPI_Bcast");
+        bi_mpicount_free(&k);
+        return;
+    }
+    if (c->me == c->root) {
+        send_copy(c, comm);
+        return;
+    }
 #if !BI_MPI_CHECKS_BCAST
-    bcast_counted(c, comm);
+    recv_counted(c, comm);
 #else
     if (!c->count) {
-        /* an empty broadcast still happens (as in the reference); with one byte, as MPI
-         * skips empty ones: a process whose shape is not empty then gets an
-         * error instead of waiting forever */
         char token = 0;
-        bcast(c, comm, &token, 1, MPI_BYTE, 1);
+        recv_part(c, comm, &token, 1, MPI_BYTE, 1);
         return;
     }
     bi_mpicount k = data_of(c);
-    bcast(c, comm, c->buf, k.n, k.dt, c->count * c->isize);
+    recv_part(c, comm, c->buf, k.n, k.dt, c->count * c->isize);
     bi_mpicount_free(&k);
 #endif
 }

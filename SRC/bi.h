@@ -351,7 +351,8 @@ typedef struct bi_coll {
     int tag;           /* first reserved message ID */
     char *buf;         /* contiguous items (bcast data / combine result buffer) */
     const bi_shape *shape; /* TOP ' ' broadcasts only: buf is the user's A, this
-                              non-contiguous shape, moved in place (bcast_mpi.c) */
+                              non-contiguous shape, moved in place at a receiver,
+                              packed by the source (bcast_mpi.c) */
     size_t count;      /* items */
     size_t isize;      /* bytes per item */
     MPI_Datatype dt;   /* MPI type of one item (contiguous isize bytes for combines) */

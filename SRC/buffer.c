@@ -126,7 +126,9 @@ static void unlink_active(bi_buf *b)
 static void send_failed(int rc, const char *call, const bi_buf *b, int i)
 {
     char what[96];
-    snprintf(what, sizeof what, "%s (a buffered send to pnum %d)", call, b->peer[i]);
+    if (b->peer[i] < 0) /* a collective's (bi_coll_finish, bcast_mpi.c) */
+        snprintf(what, sizeof what, "%s (a buffered send of a broadcast or combine)", call);
+    else snprintf(what, sizeof what, "%s (a buffered send to pnum %d)", call, b->peer[i]);
     BI_MPI(rc, what);
 }
 

@@ -495,8 +495,9 @@ void bi_gridexit(Int h, const char *routine)
         bi_check_exit(h);
         BI_MPI_IN(MPI_Comm_free(&c->chk), "MPI_Comm_free", h, routine);
     }
-    /* buffered sends still in flight keep their own reference to the
-     * communicator (MPI frees it once they complete) */
+    /* buffered sends and a TOP ' ' source's MPI_Ibcast still in flight
+     * keep their own reference to the communicator: MPI lets pending
+     * operations on a freed one complete, and frees it after them */
     BI_MPI_IN(MPI_Comm_free(&c->comm), "MPI_Comm_free", h, routine);
     BI_MPI_IN(MPI_Comm_free(&c->ucomm), "MPI_Comm_free", h, routine);
     bi_msgid_free(c);

@@ -11,6 +11,14 @@
  *                  waits for its receivers (in a collect phase, or in a
  *                  cross-check of BLACS_DEBUG=3) hangs: the watchdog stops
  *                  the test with a message.  Every element is checked.
+ *   mpi SCOPE LENS  TOP ' ' with a scope that has a communicator of its own:
+ *                  'All' on a 1 x np grid, or on 4 processes a 2 x 2 grid
+ *                  and SCOPE 'All', 'Row' or 'Column'.  The same program as
+ *                  lb (the scope's first member broadcasts, then sends each
+ *                  other member a message, which they take first), for each
+ *                  length both as one column and strided (two columns, LDA
+ *                  three past M).  MPI_Bcast hangs here: MPICH's root waits
+ *                  for its receivers.
  *   barrier SCOPE  Cblacs_barrier with that scope: an unknown one is an error
  *   fbarrier SCOPE the same through the Fortran BLACS_BARRIER
  *   p2p            column 0 sleeps 0.3 s, then sends to column 1: with
@@ -99,6 +107,57 @@ static void lb(const char *tops, const char *lens)
     Cblacs_gridexit(ctxt);
 }
 
+/* ---- mpi ---------------------------------------------------------------- */
+static void mpi(const char *scope, const char *lens)
+{
+    blacs_int me, np, ctxt, nr, nc, r, c;
+    Cblacs_pinfo(&me, &np);
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", np == 4 ? 2 : 1, np == 4 ? 2 : np);
+    Cblacs_gridinfo(ctxt, &nr, &nc, &r, &c);
+    const char s = scope[0];
+    /* the source is the scope's first member; a member is in my scope if
+     * it shares my row (R), my column (C), or always (A) */
+    const blacs_int sr = s == 'R' ? r : 0, sc = s == 'C' ? c : 0;
+    watchdog(120);
+    int k = 0;
+    for (const char *l = lens; *l;) {
+        char *end;
+        long n = strtol(l, &end, 10);
+        l = *end == ',' ? end + 1 : end;
+        for (int strided = 0; strided < 2; strided++) {
+            const blacs_int m = strided ? (blacs_int)(n / 2) : (blacs_int)n, cols = strided ? 2 : 1;
+            const blacs_int lda = strided ? m + 3 : m;
+            double *a = malloc((size_t)lda * (size_t)cols * sizeof *a), tok[2] = {0, 0};
+            k++;
+            if (r == sr && c == sc) {
+                for (long i = 0; i < (long)lda * cols; i++) a[i] = val(k, i);
+                Cdgebs2d(ctxt, (char *)scope, " ", m, cols, a, lda);
+                a[0] = -1; /* A is the caller's again */
+                tok[0] = k;
+                for (blacs_int i = 0; i < nr; i++)
+                    for (blacs_int j = 0; j < nc; j++)
+                        if ((i != r || j != c) && (s == 'A' || (s == 'R' ? i == r : j == c)))
+                            Cdgesd2d(ctxt, 2, 1, tok, 2, i, j);
+            } else {
+                Cdgerv2d(ctxt, 2, 1, tok, 2, sr, sc);
+                for (long i = 0; i < (long)lda * cols; i++) a[i] = -2;
+                Cdgebr2d(ctxt, (char *)scope, " ", m, cols, a, lda, sr, sc);
+                long bad = 0;
+                for (long j = 0; j < cols; j++)
+                    for (long i = 0; i < lda; i++)
+                        bad += a[j * lda + i] != (i < m ? val(k, j * lda + i) : -2);
+                TU_CHECK(bad == 0, "scope '%s', %ld doubles%s on %ld: %ld wrong elements", scope,
+                         (long)m * cols, strided ? " strided" : "", (long)np, bad);
+                TU_CHECK(tok[0] == k, "scope '%s', %ld doubles: token %g", scope, n, tok[0]);
+            }
+            free(a);
+        }
+    }
+    alarm(0);
+    Cblacs_gridexit(ctxt);
+}
+
 /* ---- p2p: a short wait is no hang ----------------------------------------- */
 static void p2p(void)
 {
@@ -162,6 +221,8 @@ int main(int argc, char **argv)
     const char *arg = argc > 2 ? argv[2] : "";
     if (!strcmp(mode, "lb")) {
         lb(arg, argc > 3 ? argv[3] : "1000");
+    } else if (!strcmp(mode, "mpi")) {
+        mpi(arg, argc > 3 ? argv[3] : "1000");
     } else if (!strcmp(mode, "barrier") || !strcmp(mode, "fbarrier")) {
         blacs_int np, c, ctxt = row_grid(&np, &c);
         watchdog(60);
