@@ -309,15 +309,16 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
     if (!portable) {
         int d = rint_(100);
         if (d >= 55) {
-            char v[8]; snprintf(v, sizeof v, "%d", d < 70 ? 1 : d < 85 ? 2 : 3);
+            char v[8]; snprintf(v, sizeof v, "%d", d < 65 ? 1 : d < 78 ? 2 : 3);
             P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_DEBUG"); strcpy(P->env[P->nenv++].val, v);
         }
         if (chance(35)) {
             static const char *s[] = {"node", "net", "auto"};
-            if (W > 1 && chance(30)) {
+            if (W > 1 && chance(50)) { /* different on different processes, at least two */
+                int first = rint_(2);
                 for (int w = 0; w < W; w++) {
                     P->env[P->nenv].rank = w; strcpy(P->env[P->nenv].var, "BLACS_P2P_SCHEDULE");
-                    strcpy(P->env[P->nenv++].val, s[(w + rint_(2)) % 2]);
+                    strcpy(P->env[P->nenv++].val, s[w == W - 1 ? !first : w == 0 ? first : rint_(2)]);
                 }
                 strcpy(P->dis[P->ndis++], "BLACS_P2P_SCHEDULE");
             } else {
@@ -460,7 +461,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
                     if (ev < 75) {
                         o.kind = 'b'; o.a = v;
                         const char *t = portable ? BC_TOPS_REF : BC_TOPS;
-                        o.top = t[rint_((int)strlen(t))];
+                        o.top = chance(30) ? '_' : t[rint_((int)strlen(t))]; /* ' ' is what most programs use */
                         gen_shape(&o, !portable); gen_tr(&o);
                         parts[np_++] = p;
                         bsi[made] = nv > 1 ? k : -1;
@@ -471,7 +472,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
                         if (ev < 85) {
                             o.kind = 'c'; o.a = idx;
                             const char *t = portable ? CB_TOPS_REF : CB_TOPS;
-                            o.top = t[rint_((int)strlen(t))];
+                            o.top = chance(30) ? '_' : t[rint_((int)strlen(t))];
                             gen_shape(&o, !portable);
                             int ko = rint_(100);
                             o.opk = ko < 45 ? 'S' : ko < 70 ? 'X' : ko < 90 || portable ? 'N' : 'U';
