@@ -8,6 +8,7 @@
  * Letters of the reference BLACS: ' ' I D S M H F T 1-9.  Ours, on letters
  * the reference does not use: C P (broadcast), R B Y (combine), A (both).
  */
+#include <limits.h>
 #include "bi.h"
 #include "topo_algs.h"
 #include "model.h"
@@ -77,6 +78,14 @@ bi_alg bi_bcast_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c, int *ntag
     t = scope_topo(t, c);
     const int np = c->np;
     const double bytes = (double)c->count * (double)c->isize;
+    /* MPICH's (4.0) MPI_Ibcast, which TOP ' ' uses so that its source never
+     * waits (bcast_mpi.c), fails on messages past 2^31 bytes ("Invalid
+     * communicator" at the receivers): the binomial tree moves those; every
+     * process has the same count, so all decide alike */
+    if (t->bcast == bi_bcast_mpi && np > 1 && bytes > (double)INT_MAX) {
+        c->top = '1';
+        t = bi_topo_find('1');
+    }
     const int hcube = t->bcast == bi_bcast_hypercube;
     *ntags = t->bcast_ntags;
     *first = 0;

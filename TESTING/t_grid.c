@@ -193,8 +193,9 @@ static void misc(void)
     blacs_int ctxt;
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 2, 2);
-    const char *sc[] = {"A", "R", "C", "R", "A", "C", "c", "r", "all", "x"};
-    for (int k = 0; k < 10; k++) Cblacs_barrier(ctxt, (char *)sc[k]);
+    /* an unknown scope is an argument error (rev_blk_barrier_X), not a no-op */
+    const char *sc[] = {"A", "R", "C", "R", "A", "C", "c", "r", "all"};
+    for (int k = 0; k < 9; k++) Cblacs_barrier(ctxt, (char *)sc[k]);
     Cblacs_freebuff(ctxt, 0);
     Cblacs_freebuff(ctxt, 1);
     double t0 = Cdwalltime00(), c0 = Cdcputime00();

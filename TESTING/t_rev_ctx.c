@@ -33,20 +33,7 @@
 #include <unistd.h>
 #include "tutil.h"
 
-static void on_alarm(int sig)
-{
-    (void)sig;
-    static const char m[] = "t_rev_ctx: HANG: the operation did not finish within the watchdog time\n";
-    ssize_t w = write(2, m, sizeof m - 1);
-    (void)w;
-    _exit(3);
-}
-
-static void watchdog(unsigned s)
-{
-    signal(SIGALRM, on_alarm);
-    alarm(s);
-}
+static void watchdog(unsigned s) { tu_watchdog("t_rev_ctx", s); }
 
 static blacs_int grid(blacs_int nprow, blacs_int npcol)
 {

@@ -1,4 +1,6 @@
 /* tu_util.c -- implementation of tutil.h (test helpers, not part of the library) */
+#include <signal.h>
+#include <unistd.h>
 #include "tutil.h"
 #include <math.h>
 
@@ -11,6 +13,26 @@ void tu_init(int *argc, char ***argv)
     if (!up) MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &tu_rank);
     tu_verbose = getenv("TU_VERBOSE") != NULL;
+}
+
+static char wd_msg[200];
+static size_t wd_len;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    ssize_t w = write(2, wd_msg, wd_len); /* async-signal-safe: no stdio here */
+    (void)w;
+    _exit(3);
+}
+
+void tu_watchdog(const char *prog, unsigned seconds)
+{
+    int n = snprintf(wd_msg, sizeof wd_msg,
+                     "%s: HANG: the operation did not finish within the watchdog time\n", prog);
+    wd_len = n < 0 ? 0 : (size_t)n < sizeof wd_msg ? (size_t)n : sizeof wd_msg - 1;
+    signal(SIGALRM, on_alarm);
+    alarm(seconds);
 }
 
 int tu_finish(void)

@@ -29,6 +29,9 @@ extern int tu_rank;
     } while (0)
 
 void tu_init(int *argc, char ***argv);   /* MPI_Init if needed, rank */
+/* a watchdog: after seconds, "<prog>: HANG: ..." on stderr and exit 3, so a
+ * hang is a failure with a message, not the runner's timeout */
+void tu_watchdog(const char *prog, unsigned seconds);
 /* sums the counts over MPI_COMM_WORLD, rank 0 prints "N passed, M failed";
  * returns the exit status (0 when nothing failed anywhere) */
 int tu_finish(void);
