@@ -80,12 +80,15 @@ bi_alg bi_bcast_select(const bi_topo *t, const bi_ctx *cx, bi_coll *c, int *ntag
     const double bytes = (double)c->count * (double)c->isize;
     /* MPICH's (4.0) MPI_Ibcast, which TOP ' ' uses so that its source never
      * waits (bcast_mpi.c), fails on messages past 2^31 bytes ("Invalid
-     * communicator" at the receivers): the binomial tree moves those; every
-     * process has the same count, so all decide alike */
+     * communicator" at the receivers; Open MPI's moves them): the binomial
+     * tree moves those; every process has the same count, so all decide
+     * alike */
+#if defined(MPICH_VERSION)
     if (t->bcast == bi_bcast_mpi && np > 1 && bytes > (double)INT_MAX) {
         c->top = '1';
         t = bi_topo_find('1');
     }
+#endif
     const int hcube = t->bcast == bi_bcast_hypercube;
     *ntags = t->bcast_ntags;
     *first = 0;
