@@ -3,9 +3,9 @@
  * xTRBS2D, xTRBR2D) behind the entry points.  LAWN 73 4.1: the source
  * issues BS, everyone else in the scope BR naming the source; shapes may
  * differ as long as the element count agrees.  This file only resolves
- * scope, source, topology and message IDs, and puts the data into one
- * contiguous run of items; the algorithms (bcast_*.c, chosen by TOP through
- * topology.c) move those items between scope ranks.  The source of every
+ * scope and source, asks for the plan (plan.c), takes its message IDs, and
+ * puts the data into one contiguous run of items; the algorithm the plan
+ * names (bcast_*.c) moves those items between scope ranks.  The source of every
  * topology returns without waiting for its receivers: it sends from a copy
  * of A left on the buffer queue.  TOP ' ' may be the exception to the one
  * run at the receivers (bcast_mpi.c says when): MPI_Ibcast takes a
@@ -16,8 +16,6 @@
  */
 #include <string.h>
 #include "bi.h"
-#include "topo_algs.h"
-#include "model.h"
 
 static const bi_topo *bcast_topo(Int ctxt, const char *top, const char *routine)
 {
@@ -27,31 +25,10 @@ static const bi_topo *bcast_topo(Int ctxt, const char *top, const char *routine)
     return t;
 }
 
-static int clampi(Int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : (int)v; }
-
-int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np)
-{
-    int most = np > 2 ? np - 1 : 1;
-    switch (t->top) {
-    case 'M': { /* BLACS_SET 11: signed ring count (sign: direction), |nr| <= Np-1 */
-        Int nr = c ? c->rings_bs : 1;
-        if (nr == 0) nr = 1;
-        return nr < 0 ? -clampi(-nr, 1, most) : clampi(nr, 1, most);
-    }
-    case 'T': return clampi(c ? c->branches_bs : 1, 1, np > 1 ? np : 1); /* BLACS_SET 12 */
-    case 'F': return most;                  /* multipath with Np-1 paths */
-    default:
-        if (t->top >= '1' && t->top <= '9') return t->top - '0';
-        return 0;
-    }
-}
-
 /* the common part of BS and BR; root is the source's scope rank */
 static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s, void *A,
                   int root)
 {
-    /* one-process scope: nothing to do, no message ID */
-    if (sc->np < 2 && t->bcast != bi_bcast_mpi) return;
     bi_coll c = {0};
     c.sc = sc;
     c.np = sc->np;
@@ -59,14 +36,16 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     c.root = root;
     c.count = bi_shape_count(s);
     c.isize = bi_types[s->type].size;
-    c.dt = bi_mpitype(s->type);
-    c.top = t->top;
     c.repeat = (int)cx->repeat;
     c.coherent = (int)cx->coherent;
-    /* the algorithm and its message IDs (LAWN 73 6.1.2) */
-    int ntags, first;
-    bi_alg alg = bi_bcast_select(t, cx, &c, &ntags, &first);
-    if (ntags > 0) c.tag = bi_msgid_scoped(sc, root, ntags, 1) + first;
+    const bi_call_in in = {.t = t, .ctx = cx, .np = c.np, .has_coll = bi_scope_has_coll(sc),
+                           .root = root, .count = c.count, .isize = c.isize,
+                           .repeat = c.repeat, .coherent = c.coherent};
+    c.plan = bi_bcast_plan(&in, bi_machine_default());
+    if (!c.plan.run) return; /* one-process scope: nothing to do, no message ID */
+    c.dt = bi_mpitype(s->type);
+    /* the message IDs (LAWN 73 6.1.2) */
+    if (c.plan.ntags > 0) c.tag = bi_msgid_scoped(sc, root, c.plan.ntags, 1) + c.plan.first;
     int sender = sc->me == root, contig = bi_shape_contig(s);
     bi_buf *b = NULL;
     /* the source sends from a copy, so that it returns without waiting
@@ -75,11 +54,11 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
      * MPI_Ibcast's request likewise (TOP ' ', bcast_mpi.c, which makes the
      * copy itself, its count header in front where it has one, so A goes
      * to it as it lies).  The algorithm that runs decides, not the letter:
-     * a ' ' that the selection step made the tree (a whole-grid row or
-     * column) is a BLACS topology like '1'. */
+     * a ' ' that the plan made the tree (a whole-grid row or column) is
+     * a BLACS topology like '1'. */
     if (contig && !sender) {
         c.buf = A;  /* straight into user memory */
-    } else if (alg == bi_bcast_mpi && (sender || bi_bcast_mpi_inplace())) {
+    } else if (c.plan.mpi && (sender || bi_bcast_mpi_inplace())) {
         c.buf = A;  /* a receiver's shape moved by MPI through its datatype */
         c.shape = contig ? NULL : s;
     } else {
@@ -88,7 +67,7 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
         c.buf = b->data;
         c.owner = b;
     }
-    alg(&c);
+    c.plan.run(&c);
     if (b && !sender) bi_unpack(s, b->data, A);
 #if defined(BI_FAULT) && BI_FAULT == 3
     /* planted fault 3 (TESTING/planted_faults.sh): one element past A */

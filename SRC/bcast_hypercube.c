@@ -15,10 +15,3 @@ void bi_bcast_hypercube(bi_coll *c)
     for (int b = 1; b < c->np; b <<= 1)
         if (b > x) bi_fwd(c, c->me ^ b, c->buf, c->count, c->tag);
 }
-
-/* a power-of-two hypercube is the binomial tree: its model (LAWN 73 4.3.2) */
-double bi_model_bcast_hcube(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    (void)param;
-    return bi_model_bcast_tree(m, np, bytes, 1, root);
-}

@@ -165,15 +165,3 @@ void bi_bcast_mpi(bi_coll *c)
     bi_mpicount_free(&k);
 #endif
 }
-
-/* What a good MPI does: the better of the binomial tree,
- * ceil(log p)(alpha + n beta), and scatter + allgather (slides). */
-double bi_model_bcast_mpi(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    double lg = np > 1 ? ceil(log2(np)) : 0;
-    double t = lg * (m->tc.a + bytes * m->tc.b);
-    double sc = bi_model_bcast_scatcol(m, np, bytes, param, NULL);
-    if (sc < t) t = sc;
-    if (root) *root = t;
-    return t;
-}

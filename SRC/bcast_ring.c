@@ -41,7 +41,7 @@ void bi_bcast_paths(bi_coll *c, int root, int nr, int tag)
 
 void bi_bcast_iring(bi_coll *c) { bi_bcast_paths(c, c->root, 1, c->tag); }
 void bi_bcast_dring(bi_coll *c) { bi_bcast_paths(c, c->root, -1, c->tag); }
-void bi_bcast_mring(bi_coll *c) { bi_bcast_paths(c, c->root, c->param, c->tag); }
+void bi_bcast_mring(bi_coll *c) { bi_bcast_paths(c, c->root, c->plan.param, c->tag); }
 void bi_bcast_fully(bi_coll *c) { bi_bcast_paths(c, c->root, c->np - 1, c->tag); }
 
 /* split ring: root sends up, then (Np > 2) down; with half = floor(Np/2) a
@@ -58,41 +58,4 @@ void bi_bcast_sring(bi_coll *c)
     bi_recv(c, at(np, r, 1, d <= half ? d - 1 : d + 1), c->buf, c->count, c->tag);
     if (d < half) bi_isend(c, at(np, r, 1, d + 1), c->buf, c->count, c->tag);
     else if (d > half + 1) bi_isend(c, at(np, r, 1, d - 1), c->buf, c->count, c->tag);
-}
-
-/* ---- cost models (LAWN 73 table 9 and 4.3.1) ---------------------------- */
-
-/* unidirectional ring: source T_s, last process (Np-1) T_c */
-double bi_model_bcast_ring(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    (void)param;
-    if (root) *root = np > 1 ? bi_ts(m, bytes) : 0;
-    return np > 1 ? (np - 1) * bi_tc(m, bytes) : 0;
-}
-
-/* split ring: source 2 T_s, longest wait about floor(Np/2) T_c */
-double bi_model_bcast_sring(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    (void)param;
-    if (np < 2) return bi_model_none(root);
-    int half = np / 2;
-    double up = half * bi_tc(m, bytes), down = bi_ts(m, bytes) + (np - 1 - half) * bi_tc(m, bytes);
-    if (root) *root = (np > 2 ? 2 : 1) * bi_ts(m, bytes);
-    return np > 2 && down > up ? down : up;
-}
-
-/* multiring: source N_r T_s; the last of equal rings waits
- * ((Np-1)/N_r) T_c + (N_r-1) T_s, the last long ring
- * ceil((Np-1)/N_r) T_c + ((Np-1) mod N_r - 1) T_s; we take the larger. */
-double bi_model_bcast_mring(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    if (np < 2) return bi_model_none(root);
-    int nr = bi_npaths(param, np), len = (np - 1) / nr, nlong = (np - 1) % nr;
-    double t = (nr - 1) * bi_ts(m, bytes) + len * bi_tc(m, bytes);
-    if (nlong) {
-        double tl = (nlong - 1) * bi_ts(m, bytes) + (len + 1) * bi_tc(m, bytes);
-        if (tl > t) t = tl;
-    }
-    if (root) *root = nr * bi_ts(m, bytes);
-    return t;
 }

@@ -31,10 +31,6 @@
  */
 #include "topo_algs.h"
 
-#define BI_SCATCOL_MIN 16
-
-int bi_bcast_scatcol_short(int np, double bytes) { return bytes < (double)BI_SCATCOL_MIN * np; }
-
 /* first item of relative block b, 0 <= b <= Np */
 static size_t first(const bi_coll *c, int b)
 {
@@ -98,21 +94,4 @@ void bi_bcast_scatcol(bi_coll *c)
             bi_isend(c, absrank(c, to), c->buf + off[i] * c->isize, len[i], c->tag + 1);
         for (int i = 0; i < nrq; i++) bi_irecv_wait(c, &rq[i], absrank(c, from), rlen[i], c->tag + 1);
     }
-}
-
-/* slides / Watts: scatter ceil(log p) alpha + (p-1)/p n beta, then the
- * collect ceil(log p) alpha + (p-1)/p n beta among the receivers (the
- * source's collect messages replace the ones it used to exchange, so the
- * slowest receiver's time is unchanged).  The source copies the vector and
- * posts its sends -- one per scatter and one per collect step -- and
- * returns.  Short vectors: the binomial tree's model. */
-double bi_model_bcast_scatcol(const bi_machine *m, int np, double bytes, int param,
-                              double *root)
-{
-    (void)param;
-    if (bi_bcast_scatcol_short(np, bytes)) return bi_model_bcast_tree(m, np, bytes, 1, root);
-    if (np < 2) return bi_model_none(root);
-    double t = 2 * bi_log2c(np) * m->tc.a + 2.0 * (np - 1) / np * bytes * m->tc.b;
-    if (root) *root = 2 * bi_log2c(np) * m->ts.a + bytes * m->tm.b;
-    return t;
 }

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bi.h"
+#include "core.h"
 
 #define NREADY 4
 static bi_buf *ready[NREADY], *head, *tail, *cursor;

@@ -31,18 +31,3 @@ void bi_comb_bidir(bi_coll *c)
     bi_buf_release(w);
     if (me < extra) bi_isend(c, me + p2, c->buf, c->count, c->tag + 1);
 }
-
-/* 5.4.2 with simultaneous send and receive: log2(Np) (T_c + T_o) for a
- * power of two; otherwise T_c + T_o + T_s + floor(log2 Np)(T_c + T_o) inside
- * the power of two and 2 T_c + T_o + floor(log2 Np)(T_c + T_o) beyond it.
- * Leave-on-one is the radix-2 tree. */
-double bi_model_comb_bidir(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    (void)param;
-    bi_model_comb_tree(m, np, bytes, 1, root);
-    int p2 = bi_pow2_floor(np), d = bi_log2i(p2);
-    double step = bi_tc(m, bytes) + bi_to(m, bytes);
-    if (p2 == np) return d * step;
-    double in = step + bi_ts(m, bytes) + d * step, out = 2 * bi_tc(m, bytes) + bi_to(m, bytes) + d * step;
-    return in > out ? in : out;
-}

@@ -59,15 +59,3 @@ void bi_comb_bucket(bi_coll *c)
 #undef LO
 #undef LEN
 }
-
-/* slides: reduce-scatter (p-1) alpha + (p-1)/p n (beta + gamma); allgather
- * (p-1) alpha + (p-1)/p n beta; gather ceil(log2 p) alpha + (p-1)/p n beta */
-double bi_model_comb_bucket(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    (void)param;
-    const double a = m->tc.a, b = m->tc.b, g = m->to.b, f = (double)(np - 1) / np * bytes;
-    const int lg = bi_log2c(np);
-    double rs = (np - 1) * a + f * (b + g);
-    if (root) *root = rs + lg * a + f * b;
-    return rs + (np - 1) * a + f * b;
-}

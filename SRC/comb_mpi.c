@@ -1,7 +1,7 @@
 /*
  * comb_mpi.c -- TOP ' ': MPI's own reduction on the scope communicator
  * (as the reference): MPI_Reduce to the destination, MPI_Allreduce for
- * leave-on-all.  Only scopes that have one get here, bi_comb_count_check
+ * leave-on-all.  Only scopes that have one get here, bi_count_agree
  * included; in a row or column that is the whole grid the selection step
  * runs the tree instead (topology.c).  AMX/AMN (and short sums) use commutative user operations,
  * created on first use and freed at BLACS_EXIT, which find their bi_op
@@ -153,37 +153,6 @@ static MPI_Datatype hdr_type(const bi_op *op, int k, size_t bytes)
     return *t;
 }
 
-/* one reduction, sbuf -> rbuf (rbuf == sbuf: in place, leave-on-all only);
- * non-blocking at BLACS_DEBUG=2 or with statistics, so that a hang is
- * noticed and the waiting time counted */
-static void reduce(const bi_coll *c, MPI_Comm comm, int all, void *sbuf, void *rbuf, int n,
-                   MPI_Datatype dt, MPI_Op op)
-{
-    void *s = rbuf == sbuf ? MPI_IN_PLACE : sbuf;
-    if (bi_g.debug >= 2 || bi_g.stats) {
-        MPI_Request r;
-        if (all) BI_MPI(MPI_Iallreduce(s, rbuf, n, dt, op, comm, &r), "MPI_Iallreduce");
-        else BI_MPI(MPI_Ireduce(sbuf, rbuf, n, dt, op, c->root, comm, &r), "MPI_Ireduce");
-        bi_wait(&r, MPI_STATUS_IGNORE, 'c', -1, -1, c->count * c->isize);
-    } else {
-        bi_watch_begin('c', -1, -1, c->count * c->isize);
-        if (all) BI_MPI(MPI_Allreduce(s, rbuf, n, dt, op, comm), "MPI_Allreduce");
-        else BI_MPI(MPI_Reduce(sbuf, rbuf, n, dt, op, c->root, comm), "MPI_Reduce");
-        bi_watch_end();
-    }
-}
-
-/* the header reduced with MPI_MAX over the scope: the largest count and
- * the complement of the smallest; a difference is an error everywhere */
-void bi_comb_count_check(const bi_coll *c)
-{
-    const int64_t n = (int64_t)c->count;
-    int64_t h[2] = {n, ~n};
-    reduce(c, bi_scope_comm(c->sc), 1, h, h, 2, MPI_INT64_T, MPI_MAX);
-    if (h[0] != n) mismatch(h[0]);
-    if (~h[1] != n) mismatch(~h[1]);
-}
-
 void bi_comb_mpi(bi_coll *c)
 {
     MPI_Comm comm = bi_scope_comm(c->sc);
@@ -202,12 +171,12 @@ void bi_comb_mpi(bi_coll *c)
         memcpy(sb, h, sizeof h);
         if (nb) memcpy(sb + BI_HDR, c->buf, nb);
         memset(sb + BI_HDR + nb, 0, pb - nb); /* the padding travels too */
-        reduce(c, comm, all, sb, rb, 1, hdr_type(c->op, k, eb), user_op(&hdrop, hdrfn));
+        bi_reduce(c, comm, all, sb, rb, 1, hdr_type(c->op, k, eb), user_op(&hdrop, hdrfn));
         if (lands && nb) memcpy(c->buf, rb + BI_HDR, nb);
         bi_buf_release(w);
         return;
     }
-    bi_comb_count_check(c);
+    bi_count_agree(c);
     MPI_Datatype dt = c->dt;
     MPI_Op mop;
     if (c->op->kind == BI_SUM) {
@@ -220,24 +189,12 @@ void bi_comb_mpi(bi_coll *c)
     for (size_t off = 0; off < c->count;) {
         int k = (int)bi_count_piece(c->count - off);
         char *p = c->buf + off * c->isize;
-        if (all) reduce(c, comm, 1, p, p, k, dt, mop);
+        if (all) bi_reduce(c, comm, 1, p, p, k, dt, mop);
         else {
-            reduce(c, comm, 0, p, tmp ? tmp->data : NULL, k, dt, mop);
+            bi_reduce(c, comm, 0, p, tmp ? tmp->data : NULL, k, dt, mop);
             if (tmp) memcpy(p, tmp->data, (size_t)k * c->isize);
         }
         off += (size_t)k;
     }
     if (tmp) bi_buf_release(tmp);
-}
-
-/* MPI's choice is its own; model it as the better of the tree and the
- * reduce-scatter family, as MPICH switches between them by length */
-double bi_model_comb_mpi(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    (void)param;
-    double r1, r2;
-    double a1 = bi_model_comb_tree(m, np, bytes, 1, &r1);
-    double a2 = bi_model_comb_rhd(m, np, bytes, 0, &r2);
-    if (root) *root = r1 < r2 ? r1 : r2;
-    return a1 < a2 ? a1 : a2;
 }

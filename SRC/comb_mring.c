@@ -18,7 +18,7 @@ static int at(int root, int t, int dir, int np) { return ((root - dir * t) % np 
 void bi_comb_mring(bi_coll *c)
 {
     const int np = c->np, dest = c->root < 0 ? 0 : c->root;
-    const int dir = c->param < 0 ? -1 : 1, a = bi_npaths(c->param, np);
+    const int dir = c->plan.param < 0 ? -1 : 1, a = bi_npaths(c->plan.param, np);
     const int L = (np - 1) / a;
     /* distance toward which data flow: nr > 0 means increasing ranks reach dest */
     const int d = ((dest - c->me) * dir % np + np) % np;
@@ -48,20 +48,4 @@ void bi_comb_mring(bi_coll *c)
         bi_waitall(c);
         bi_bcast_paths(c, dest, a, c->tag + 1);
     }
-}
-
-/* Ring chains pipeline nothing within one call: a chain of len processes
- * hands its partial result to the destination after (len-1)(T_c + T_o);
- * the destination takes the a chains' messages one after the other, the
- * longest (the last chain, which holds the remainder) last (bi_model_fanin,
- * comb_tree.c).  Leave-on-all adds the multipath broadcast back with a paths
- * ('M', bcast_ring.c). */
-double bi_model_comb_mring(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    if (np < 2) return bi_model_none(root);
-    int a = bi_npaths(param, np), L = (np - 1) / a, len = (np - 1) - (a - 1) * L;
-    double step = bi_tc(m, bytes) + bi_to(m, bytes);
-    double one = bi_model_fanin(m, bytes, a, (L - 1) * step, (len - 1) * step);
-    if (root) *root = one;
-    return one + bi_model_bcast_mring(m, np, bytes, a, NULL);
 }

@@ -98,17 +98,3 @@ void bi_comb_rhd_core(bi_coll *c, int halve)
 }
 
 void bi_comb_rhd(bi_coll *c) { bi_comb_rhd_core(c, -1); }
-
-/* LAWN 29 3.3: 2 d alpha + (p-1)/p n (2 beta + gamma) for p = 2^d, both for
- * combine-to-all and (gather instead of doubling) combine-to-root; other Np
- * add the fold in (alpha + n (beta + gamma)) and, for all, out (alpha + n beta). */
-double bi_model_comb_rhd(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    (void)param;
-    int p2 = bi_pow2_floor(np), d = bi_log2i(p2);
-    double a = m->tc.a, b = m->tc.b, g = m->to.b;
-    double t = 2 * d * a + (double)(p2 - 1) / p2 * bytes * (2 * b + g);
-    double fold = p2 < np ? a + bytes * (b + g) : 0;
-    if (root) *root = t + fold;
-    return t + fold + (p2 < np ? bi_tc(m, bytes) : 0);
-}

@@ -13,7 +13,7 @@
  * what makes message IDs safe to reuse at any scale (msgid.c): a process
  * running many operations ahead can never have its contribution taken by
  * an earlier operation.
- *   Short contributions (below bi_serial_bytes, machine.c): up to
+ *   Short contributions (below c->plan.serial, bi_serial_bytes in machine.c): up to
  * BI_FANIN_WINDOW receives are posted at once, each into its own slot of
  * one work buffer (at most BI_FANIN_BYTES in all), and contributions are
  * combined as they arrive (LAWN 73 5.3.2: no artificial order) -- or in the
@@ -33,7 +33,7 @@ void bi_comb_recv(bi_coll *c, const int *from, int n, int tag)
 {
     if (n <= 0) return;
     const size_t bytes = c->count * c->isize;
-    const int serial = n > 1 && (double)bytes >= bi_serial_bytes(bi_machine_default());
+    const int serial = n > 1 && (double)bytes >= c->plan.serial;
     int w = serial ? 2 : n < BI_FANIN_WINDOW ? n : BI_FANIN_WINDOW;
     if (!serial && bytes && (size_t)w * bytes > BI_FANIN_BYTES)
         w = BI_FANIN_BYTES / bytes > 1 ? (int)(BI_FANIN_BYTES / bytes) : 1;
@@ -82,96 +82,11 @@ void bi_comb_fanin(bi_coll *c, int dest, int radix, int tag)
     if (kids != small) free(kids);
 }
 
-void bi_comb_bcast_binomial(bi_coll *c, int root, int tag)
-{
-    const int np = c->np, x = (c->me - root + np) % np;
-    int top = 1;
-    while (top < np) top <<= 1;
-    for (int h = top >> 1; h >= 1; h >>= 1) {
-        if (x % (2 * h) == 0) {
-            if (x + h < np) bi_fwd(c, (c->me + h) % np, c->buf, c->count, tag);
-        } else if (x % (2 * h) == h) {
-            bi_waitall(c); /* my partial result may still be on its way up */
-            bi_recv(c, (c->me - h + np) % np, c->buf, c->count, tag);
-        }
-    }
-}
-
 void bi_comb_tree(bi_coll *c)
 {
-    int radix = c->param > 0 ? c->param + 1 : 2;
+    int radix = c->plan.param > 0 ? c->plan.param + 1 : 2;
     if (radix > c->np) radix = c->np; /* 'F' and trees wider than the scope */
     if (radix < 2) radix = 2;
     bi_comb_fanin(c, c->root < 0 ? 0 : c->root, radix, c->tag);
-    if (c->root < 0) bi_comb_bcast_binomial(c, 0, c->tag + 1);
-}
-
-/* LAWN 73 5.4.1's receiver, one contribution at a time in the order
- * bi_comb_recv takes them: one ready to be sent at `ready` arrives T_c
- * later, or -- as the next receive is posted when the previous one has
- * arrived -- T_c after that arrival when contributions are long
- * (bi_serial_bytes: one at a time) and T_s after it when they are posted
- * together; each is combined (T_o) once it is there and the previous one is
- * done.  N_b contributions ready together cost
- * T_c + N_b T_o + (N_b - 1) max(0, T_c - T_o): the paper's N_b T_c + T_o
- * when T_o < T_c, T_c + N_b T_o when T_o >= T_c. */
-typedef struct { double arrive, done; int any; } fanin_t;
-
-static void fanin_one(const bi_machine *m, double bytes, double ready, fanin_t *f)
-{
-    const double tc = bi_tc(m, bytes), x = bytes >= bi_serial_bytes(m) ? tc : bi_ts(m, bytes);
-    double a = ready + tc;
-    if (f->any && f->arrive + x > a) a = f->arrive + x;
-    f->arrive = a;
-    f->done = (a > f->done ? a : f->done) + bi_to(m, bytes);
-    f->any = 1;
-}
-
-double bi_model_fanin(const bi_machine *m, double bytes, int k, double t_rest, double t_last)
-{
-    fanin_t f = {0, 0, 0};
-    for (int j = 0; j < k; j++) fanin_one(m, bytes, j == k - 1 ? t_last : t_rest, &f);
-    return f.done;
-}
-
-/* When the destination of the radix-r fan-in over n processes has combined
- * everything: its children at level i (sizes i, ready when their own fan-in
- * is done, full[k] for size r^k) in bi_comb_fanin's order; the top level's
- * last child may have a smaller subtree. */
-static double tree_done(const bi_machine *m, double bytes, long n, long r, const double *full)
-{
-    if (n < 2) return 0;
-    long ht = 0, pw = 1;
-    while (pw < n) pw *= r, ht++;
-    const long below = pw / r;
-    fanin_t f = {0, 0, 0};
-    for (long i = 1, k = 0; i < below; i *= r, k++)
-        for (long j = 1; j < r; j++) fanin_one(m, bytes, full[k], &f);
-    for (long j = 1; j * below < n; j++) {
-        long sz = n - j * below < below ? n - j * below : below;
-        fanin_one(m, bytes, sz == below ? full[ht - 1] : tree_done(m, bytes, sz, r, full), &f);
-    }
-    return f.done;
-}
-
-/* The tree of radix r = N_b + 1 over Np processes, height H_t =
- * ceil(log_r Np): H_t - 1 levels of N_b contributions and N_is =
- * ceil(Np / r^(H_t-1)) - 1 at the top (LAWN 73 5.4.1, about
- * H_t (N_b T_c + T_o); here level by level with the receiver above, each
- * child ready when its own subtree is done); leave-on-all adds the binomial
- * broadcast, ceil(log2 Np) T_c. */
-double bi_model_comb_tree(const bi_machine *m, int np, double bytes, int param, double *root)
-{
-    if (np < 2) {
-        if (root) *root = 0;
-        return 0;
-    }
-    long r = param > 0 ? param + 1 : 2, lg = 0;
-    if (r > np) r = np;
-    while ((1L << lg) < np) lg++;
-    double full[64] = {0}; /* full[k]: a subtree of r^k processes */
-    for (long k = 1, pw = r; pw < np && k < 64; k++, pw *= r) full[k] = tree_done(m, bytes, pw, r, full);
-    double one = tree_done(m, bytes, np, r, full);
-    if (root) *root = one;
-    return one + (double)lg * bi_tc(m, bytes);
+    if (c->root < 0) bi_bcast_tree_from(c, 0, 2, c->tag + 1); /* the binomial tree */
 }

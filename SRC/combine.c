@@ -12,68 +12,7 @@
  * scope rank for leave-on-all; on equal values the smaller key wins (ops.c).
  */
 #include <string.h>
-#include "comb.h"
-
-bi_buf *bi_comb_work(const bi_coll *c, size_t items)
-{
-    return bi_buf_get(items ? items * c->isize : 1);
-}
-
-/* one MPI datatype per (kind, type, owners): isize bytes, with the bi_op
- * attached so the MPI user operation of comb_mpi.c knows what to do */
-static MPI_Datatype dts[4][BI_NTYPE][2];
-static bi_op ops[4][BI_NTYPE][2];
-int bi_comb_keyval = MPI_KEYVAL_INVALID;
-
-static void free_types(void)
-{
-    for (int k = 0; k < 4; k++)
-        for (int t = 0; t < BI_NTYPE; t++)
-            for (int o = 0; o < 2; o++)
-                if (dts[k][t][o]) {
-                    BI_MPI_IN(MPI_Type_free(&dts[k][t][o]), "MPI_Type_free", -1, "BLACS_EXIT");
-                    dts[k][t][o] = 0;
-                }
-    if (bi_comb_keyval != MPI_KEYVAL_INVALID)
-        BI_MPI_IN(MPI_Type_free_keyval(&bi_comb_keyval), "MPI_Type_free_keyval", -1, "BLACS_EXIT");
-    bi_comb_keyval = MPI_KEYVAL_INVALID;
-}
-
-static const bi_op *op_for(int kind, int type, int owners, MPI_Datatype *dt)
-{
-    owners = owners ? 1 : 0;
-    bi_op *op = &ops[kind][type][owners];
-    if (!dts[kind][type][owners]) {
-        if (bi_comb_keyval == MPI_KEYVAL_INVALID)
-            BI_MPI(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN,
-                                          &bi_comb_keyval, NULL),
-                   "MPI_Type_create_keyval");
-        bi_op_setup(op, kind, type, owners);
-        MPI_Datatype t;
-        BI_MPI(MPI_Type_contiguous((int)op->isize, MPI_BYTE, &t), "MPI_Type_contiguous");
-        BI_MPI(MPI_Type_commit(&t), "MPI_Type_commit");
-        BI_MPI(MPI_Type_set_attr(t, bi_comb_keyval, op), "MPI_Type_set_attr");
-        dts[kind][type][owners] = t;
-        bi_atexit(free_types);
-    }
-    *dt = dts[kind][type][owners];
-    return op;
-}
-
-/* parameter a TOP letter stands for: branches of a tree, rings of a multiring */
-int bi_comb_param(char t, const bi_ctx *ctx, int np)
-{
-    switch (t) {
-    case 'T': return ctx && ctx->branches_comb > 0 ? (int)ctx->branches_comb : 1;
-    case 'F': return np - 1;
-    case 'H': return 1;
-    case 'I': return 1;
-    case 'D': return -1;
-    case 'S': return 2;
-    case 'M': return ctx && ctx->rings_comb ? (int)ctx->rings_comb : 1;
-    default: return (t >= '1' && t <= '9') ? t - '0' : 0;
-    }
-}
+#include "bi.h"
 
 /* The owner loops below run once per item, so their element size is a
  * constant in each expansion (4, 8 or 16 bytes: plain moves, no memcpy
@@ -179,41 +118,30 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     c.count = count;
     c.repeat = ctx->repeat != 0;
     c.coherent = ctx->coherent != 0;
-    c.top = t;
-    c.op = op_for(opkind, s->type, owners, &c.dt);
+    c.op = bi_op_for(opkind, s->type, owners, &c.dt);
     c.isize = c.op->isize;
 
-    /* a one-process scope combines nothing and consumes no message ID */
-    int ntags = 0;
-    void (*alg)(bi_coll *) = np > 1 ? bi_comb_select(tp, ctx, &c, &ntags) : NULL;
-    if (alg == bi_comb_mpi && c.repeat && (user || s->type != BI_I)) {
-        /* ' ' leaves MPI's reduction for repeatable combines whose order
-         * matters (real and complex sums, any user operation): the radix-2
-         * tree, or for long vectors the fixed-order algorithm the cost
-         * models pick.  That choice depends on M*N, so the processes first
-         * agree on it (one short reduction): a process whose count differs
-         * would otherwise take another algorithm and wait for messages
-         * nobody sends.  Empty data then needs nothing more.  (Without
-         * WHAT=15, empty data goes to MPI like any other: its count header
-         * finds a process that passes another M*N.)  Only a scope with
-         * collectives of its own gets here: in one without, the selection
-         * step has already made ' ' the tree, and the agreement, an MPI
-         * reduction, could not run there (topology.c). */
-        bi_comb_count_check(&c);
+    const bi_call_in in = {.t = tp, .ctx = ctx, .np = np, .has_coll = bi_scope_has_coll(sc),
+                           .root = root, .count = count, .isize = c.isize,
+                           .repeat = c.repeat, .coherent = c.coherent,
+                           .ordered = user || s->type != BI_I};
+    c.plan = bi_comb_plan(&in, bi_machine_default());
+    if (c.plan.agree) {
+        /* the plan depends on M*N (a repeatable ' ' leaves MPI's reduction
+         * for the fixed-order algorithm the models pick for its length), so
+         * the scope first agrees on it (one short reduction): a process
+         * whose count differs would otherwise take another algorithm and
+         * wait for messages nobody sends.  Empty data then needs nothing
+         * more.  (Without WHAT=15, empty data goes to MPI like any other:
+         * its count header finds a process that passes another M*N.)  Only
+         * a scope with collectives of its own gets here (plan.c). */
+        bi_count_agree(&c);
         if (!count) return;
-        char alt = bi_comb_choose(bi_machine_default(), np, (double)(count * c.isize), all,
-                                  c.coherent);
-        if (alt == 'H') alt = '1';
-        const bi_topo *at = bi_topo_find(alt);
-        alg = at->comb;
-        ntags = at->comb_ntags;
-        c.param = 1;
-        c.top = alt;
     }
 
     /* result buffer; a lone process without owners has nothing to do */
     bi_buf *bb = NULL;
-    if (!alg && !owners && !user) return;
+    if (!c.plan.run && !owners && !user) return;
     if (!owners && bi_shape_contig(s)) c.buf = A;
     else {
         bb = bi_buf_get(count ? count * c.isize : 1);
@@ -228,9 +156,9 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     if (opkind == BI_SUM && np > 1 && me == np - 1 && count) memset(c.buf, 0, count * c.isize);
 #endif
     if (user && bi_cur_uop.init) bi_uop_apply(bi_cur_uop.init, count, c.buf, c.isize);
-    if (alg) {
-        c.tag = ntags ? bi_msgid_scoped(sc, root < 0 ? 0 : root, ntags, 1) : 0;
-        alg(&c);
+    if (c.plan.run) {
+        c.tag = c.plan.ntags ? bi_msgid_scoped(sc, root < 0 ? 0 : root, c.plan.ntags, 1) : 0;
+        c.plan.run(&c);
     }
     if (user && lands && bi_cur_uop.post) {
         /* the result may still be on its way to other processes (the

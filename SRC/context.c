@@ -28,8 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-#include "bi.h"
-#include "support.h"
+#include "core.h"
 #include "model.h"
 
 
@@ -38,27 +37,6 @@ static int nctxs, nlive, live_hwm, warn_at = 512;
 
 static MPI_Comm *syscomms; /* C system-context handles; world is 0 */
 static int nsys;
-
-typedef void (*cleanup_fn)(void);
-#define NCLEANUPS 16 /* the library registers fewer than ten distinct ones */
-static cleanup_fn cleanups[NCLEANUPS];
-static int ncleanups;
-
-void bi_atexit(void (*fn)(void))
-{
-    for (int i = 0; i < ncleanups; i++)
-        if (cleanups[i] == fn) return;
-    /* a cleanup dropped would leak MPI objects past MPI_Finalize */
-    if (ncleanups == NCLEANUPS)
-        bi_error(-1, __LINE__, __FILE__, "internal: more than %d BLACS_EXIT cleanups", NCLEANUPS);
-    cleanups[ncleanups++] = fn;
-}
-
-static void run_cleanups(void)
-{
-    for (int i = 0; i < ncleanups; i++) cleanups[i]();
-    ncleanups = 0;
-}
 
 /* A program may end with MPI_Finalize alone (GPAW never calls BLACS_EXIT).
  * MPI deletes MPI_COMM_SELF's attributes first thing in MPI_Finalize, with
@@ -86,7 +64,7 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
     (void)comm, (void)key, (void)val, (void)extra;
     if (bi_g.initialized && !self_quiet) {
         bi_stats_report();
-        run_cleanups();
+        bi_run_cleanups();
         bi_g.initialized = 0; /* as after BLACS_EXIT: nothing to report twice */
     }
     bi_watch_stop();
@@ -106,7 +84,7 @@ __attribute__((destructor)) static void self_unhook(void)
     if (MPI_Finalized(&down) != MPI_SUCCESS || down) return;
     if (bi_g.initialized) {
         bi_stats_report();
-        run_cleanups();
+        bi_run_cleanups();
         bi_g.initialized = 0;
     }
     bi_watch_stop();
@@ -469,6 +447,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     bi_error_grid(h, c->myrow, c->mycol);
     *ctxt = h;
     if (++nlive > live_hwm) live_hwm = nlive;
+    bi_g.ctx_hwm = live_hwm; /* for the statistics (stats.c) */
     if (nlive >= warn_at) {
         BI_WARN(h, "%d grids are alive in this process: is BLACS_GRIDEXIT missing?", nlive);
         warn_at *= 2;
@@ -510,7 +489,6 @@ void bi_gridexit(Int h, const char *routine)
 }
 
 int bi_ctx_live(void) { return nlive; }
-int bi_ctx_hwm(void) { return live_hwm; }
 
 void bi_ctx_exit_all(void)
 {
@@ -520,7 +498,7 @@ void bi_ctx_exit_all(void)
     ctxs = NULL;
     nctxs = 0;
     bi_check_exit(-1);
-    run_cleanups();
+    bi_run_cleanups();
     bi_error_grid(-1, -1, -1);
 }
 

@@ -18,7 +18,7 @@
  */
 #include <limits.h>
 #include <stdlib.h>
-#include "bi.h"
+#include "core.h"
 
 size_t bi_count_limit; /* 0: not read yet */
 

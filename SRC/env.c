@@ -11,7 +11,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
-#include "bi.h"
+#include "base.h"
 
 double bi_env_number(const char *name, double def, double lo, double hi, int flags)
 {

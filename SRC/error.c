@@ -58,7 +58,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "bi.h"
+#include "base.h"
 
 /* grid coordinates of this process in each live context, for the "from
  * {r,c}" line: context.c tells them here (bi_error_grid), so reporting an
@@ -190,4 +190,43 @@ void bi_count_mismatch(const char *op, size_t here, long long other, const char 
              "%s: the processes of the %s pass different numbers of elements (%zu here, %s %s): "
              "%s",
              bi_cur.routine ? bi_cur.routine : "BLACS", op, here, o, where, must);
+}
+
+/* ---- what a call and a wait are, in words (hang reports, the long-wait
+ * warning, cross-check failures) ---------------------------------------- */
+static const char *kind_name(char k)
+{
+    switch (k) {
+    case 's': return "point-to-point send";
+    case 'v': return "point-to-point receive";
+    case 'b': return "broadcast send";
+    case 'r': return "broadcast receive";
+    case 'c': return "combine";
+    default: return "call";
+    }
+}
+
+void bi_call_text(const bi_call *c, char *out, size_t n)
+{
+    if (!c->routine) {
+        snprintf(out, n, "(nothing)");
+        return;
+    }
+    snprintf(out, n, "%s (%s, context %ld, scope '%c', topology '%c', %zu elements, %s {%ld,%ld})",
+             c->routine, kind_name(c->kind), (long)c->ctxt, c->scope ? c->scope : '-',
+             c->top ? c->top : '-', c->count,
+             c->kind == 's' ? "to" : c->kind == 'c' ? "destination" : c->kind == 'b' ? "from" : "source",
+             (long)c->rr, (long)c->rc);
+}
+
+void bi_wait_text(char dir, int peer, int tag, size_t bytes, char *out, size_t n)
+{
+    char who[48] = "any process of the grid", id[40] = "", sz[32] = "";
+    if (peer >= 0) snprintf(who, sizeof who, "rank %d of the grid", peer);
+    if (tag >= 0) snprintf(id, sizeof id, ", message ID %d", tag);
+    if (bytes) snprintf(sz, sizeof sz, ", %zu bytes", bytes);
+    if (dir == 'c') snprintf(out, n, "the other processes of the scope in an MPI collective%s", sz);
+    else if (dir == 's' && peer < 0) snprintf(out, n, "its sends to be received%s", id);
+    else if (dir == 's') snprintf(out, n, "%s to take a message%s%s", who, id, sz);
+    else snprintf(out, n, "a message from %s%s%s", who, id, sz);
 }

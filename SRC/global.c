@@ -6,7 +6,8 @@
  * what it owns here and reads the rest, so no lower layer has to call up
  * into the one that owns a value.
  */
-#include "bi.h"
+#include "base.h"
 
 struct bi_global bi_g = {.bufwait = 120.0};
 bi_call bi_cur, bi_last;
+

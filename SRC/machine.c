@@ -1,9 +1,9 @@
 /*
  * machine.c -- default machine parameters for the cost models (LAWN 73 3.3:
  * T_c and T_s linear in the message length; slides: alpha, beta, gamma).
- * Used where no measurement is at hand: the automatic topology 'A', the
- * segment size of the pipelined ring 'P', and when a fan-in takes its
- * contributions one at a time (bi_serial_bytes).  Environment
+ * Used where no measurement is at hand: plans (the automatic topology 'A',
+ * the segments of the pipelined ring 'P', the halvings of 'Y', when a
+ * fan-in takes its contributions one at a time: bi_serial_bytes).  Environment
  * (read once):
  *   BLACS_ALPHA        T_c(0), start-up of a complete communication, us   (2.0)
  *   BLACS_SEND_ALPHA   T_s(0), time to post a send, us                    (0.5)
@@ -51,4 +51,25 @@ double bi_serial_bytes(const bi_machine *m)
     if (d <= 0) return 0;
     if (m->tc.b <= 0) return HUGE_VAL;
     return d / m->tc.b;
+}
+
+/* the settings of two plans, read once: the segment length of the
+ * pipelined ring (model_bcast.c) and the short-vector bound of the hybrid
+ * combine (model_comb.c) */
+double bi_pipe_segment(void)
+{
+    static double seg = -1; /* BLACS_PIPE_SEGMENT: segment bytes, 0 = model */
+    if (seg < 0) {
+        seg = bi_env_number("BLACS_PIPE_SEGMENT", 0, 0, HUGE_VAL, 0);
+    }
+    return seg;
+}
+
+double bi_comb_nshort(void)
+{
+    static double v = -1;
+    if (v < 0) {
+        v = bi_env_number("BLACS_COMB_NSHORT", 0, 0, HUGE_VAL, 0);
+    }
+    return v;
 }

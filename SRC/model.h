@@ -1,43 +1,87 @@
 /*
- * model.h -- what the cost models, the automatic choice ('A'), the
- * pipelined ring's segment choice ('P') and TIMING share besides the
- * topology table: the default machine and the topology parameter a TOP
- * letter stands for.  (Candidates for bi.h; kept apart so the broadcast
- * files do not touch the core's header.)
+ * model.h -- the model layer (see base.h): the machine the cost models are
+ * fed (machine.c), the cost model of every topology (model_bcast.c,
+ * model_comb.c: LAWN 73 table 9, 4.3, 5.4; LAWN 29; the slides), and the
+ * run-time quantities a plan takes from them (segments of 'P', halvings of
+ * 'Y', when a fan-in receives one contribution at a time).  Pure functions:
+ * no MPI, no library state, nothing above the ground layer.  The selection
+ * step (topology.c, plan.c) and TIMING's analysis call them; no algorithm
+ * does.  Times in microseconds, lengths in bytes.
  */
-#ifndef MODEL_H
-#define MODEL_H
-#include "bi.h"
+#ifndef BI_MODEL_H
+#define BI_MODEL_H
+#include "base.h"
+#include "intmath.h"
 #pragma GCC visibility push(hidden)
 
-/* Machine parameters assumed when nothing was measured (machine.c): read
- * once from BLACS_ALPHA, BLACS_SEND_ALPHA, BLACS_BETA, BLACS_GAMMA,
- * BLACS_MEMCPY_BETA (microseconds, microseconds per byte), defaults for a
- * current cluster.  Every process must see the same values: 'A' and 'P'
- * decide from them locally. */
+/* machine parameters: T(n) = a + b*n */
+typedef struct { double a, b; } bi_lin;
+typedef struct {
+    bi_lin tc, ts;     /* complete communication, send (LAWN 73 3.3) */
+    bi_lin to, tm;     /* operation, memory copy per byte */
+} bi_machine;
+/* cost model: returns the maximum time any process spends, and the
+ * source/destination time through *root_time when non-NULL */
+typedef double (*bi_model_fn)(const bi_machine *m, int np, double bytes, int param,
+                              double *root_time);
+
+/* ---- the machine (machine.c) ---------------------------------------------
+ * Machine parameters assumed when nothing was measured: read once from
+ * BLACS_ALPHA, BLACS_SEND_ALPHA, BLACS_BETA, BLACS_GAMMA, BLACS_MEMCPY_BETA
+ * (microseconds, microseconds per byte), defaults for a current cluster.
+ * Every process must see the same values: plans are made from them locally
+ * (the grid's creation checks that they agree, context.c). */
 const bi_machine *bi_machine_default(void);
-
 /* message length in bytes from which a fan-in receives its contributions
- * one at a time instead of all at once (machine.c) */
+ * one at a time instead of all at once */
 double bi_serial_bytes(const bi_machine *m);
-
-/* rings / branches / paths that topology t means for a broadcast in a scope
- * of np processes of context c (c may be NULL: BLACS_SET defaults) */
-int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np);
-
-/* rings / branches that TOP letter t means for a combine in a scope of np
- * processes of context c (c may be NULL: BLACS_SET defaults) (combine.c) */
-int bi_comb_param(char t, const bi_ctx *c, int np);
-
-/* the element operation of a combine (ops.c) */
-void bi_op_setup(bi_op *op, int kind, int type, int owners);
-
-/* number of segments of the pipelined ring for count items of isize bytes
- * (bcast_pipe.c): BLACS_PIPE_SEGMENT bytes if set, else the model optimum */
-size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize);
 double bi_pipe_segment(void); /* BLACS_PIPE_SEGMENT in bytes, 0: not set */
-/* BLACS_COMB_NSHORT in bytes, 0: not set (comb_hybrid.c) */
-double bi_comb_nshort(void);
+double bi_comb_nshort(void);  /* BLACS_COMB_NSHORT in bytes, 0: not set */
+
+/* ---- terms (LAWN 73 3.3): complete communication, send, operation --------- */
+static inline double bi_tc(const bi_machine *m, double b) { return m->tc.a + m->tc.b * b; }
+static inline double bi_ts(const bi_machine *m, double b) { return m->ts.a + m->ts.b * b; }
+static inline double bi_to(const bi_machine *m, double b) { return m->to.a + m->to.b * b; }
+/* the model of a scope with nothing to send (Np < 2) */
+static inline double bi_model_none(double *root)
+{
+    if (root) *root = 0;
+    return 0;
+}
+
+/* ---- broadcasts (model_bcast.c) ------------------------------------------ */
+double bi_model_bcast_mpi(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_bcast_ring(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_bcast_sring(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_bcast_mring(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_bcast_hcube(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_bcast_scatcol(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_bcast_pipe(const bi_machine *m, int np, double bytes, int param, double *root);
+/* 'C' on a vector this short is the binomial tree */
+int bi_bcast_scatcol_short(int np, double bytes);
+/* segments of the pipelined ring 'P' for count items of isize bytes:
+ * BLACS_PIPE_SEGMENT bytes if set, else the model optimum */
+size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize);
+
+/* ---- combines (model_comb.c) ----------------------------------------------
+ * each returns the leave-on-all time and stores the leave-on-one time of the
+ * destination in *root; bi_comb_model gives one of the two */
+double bi_model_comb_mpi(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_comb_tree(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_comb_bidir(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_comb_mring(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_comb_rhd(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_comb_bucket(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_comb_hybrid(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_comb_model(bi_model_fn f, const bi_machine *m, int np, double bytes, int param,
+                     int all);
+/* the model of a fan-in's receiver (bi_comb_recv): when the last of k
+ * contributions is combined, k-1 of them ready to be sent at t_rest, the
+ * last (received last) at t_last */
+double bi_model_fanin(const bi_machine *m, double bytes, int k, double t_rest, double t_last);
+/* halving steps of the optimal hybrid 'Y' (LAWN 29 Theorem 1, Note 3, 6) */
+int bi_comb_hybrid_halvings(const bi_machine *m, int np, double bytes);
 
 #pragma GCC visibility pop
 #endif

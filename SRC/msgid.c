@@ -33,7 +33,7 @@
  * (context.c), so user traffic never meets them.
  */
 #include <stdlib.h>
-#include "bi.h"
+#include "core.h"
 
 /* width per group when a class of w IDs serves np processes, each
  * operation taking up to n consecutive IDs */

@@ -26,7 +26,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "comb.h"
+#include "core.h"
 
 /* planted fault 4 (TESTING/planted_faults.sh): AMX keeps the farther owner on a tie */
 #if defined(BI_FAULT) && BI_FAULT == 4
@@ -163,4 +163,46 @@ void bi_op_setup(bi_op *op, int kind, int type, int owners)
     op->isize = bi_types[type].size + (op->owners ? 4 : 0);
     op->fn = kind == BI_SUM ? sums[type] : kind == BI_USER ? user_fn : ams[type];
     op->user = kind == BI_USER ? &bi_cur_uop : NULL;
+}
+
+/* one MPI datatype per (kind, type, owners): isize bytes, with the bi_op
+ * attached so the MPI user operation of comb_mpi.c knows what to do;
+ * made on first use, freed at BLACS_EXIT */
+static MPI_Datatype dts[4][BI_NTYPE][2];
+static bi_op ops[4][BI_NTYPE][2];
+int bi_comb_keyval = MPI_KEYVAL_INVALID;
+
+static void free_types(void)
+{
+    for (int k = 0; k < 4; k++)
+        for (int t = 0; t < BI_NTYPE; t++)
+            for (int o = 0; o < 2; o++)
+                if (dts[k][t][o]) {
+                    BI_MPI_IN(MPI_Type_free(&dts[k][t][o]), "MPI_Type_free", -1, "BLACS_EXIT");
+                    dts[k][t][o] = 0;
+                }
+    if (bi_comb_keyval != MPI_KEYVAL_INVALID)
+        BI_MPI_IN(MPI_Type_free_keyval(&bi_comb_keyval), "MPI_Type_free_keyval", -1, "BLACS_EXIT");
+    bi_comb_keyval = MPI_KEYVAL_INVALID;
+}
+
+const bi_op *bi_op_for(int kind, int type, int owners, MPI_Datatype *dt)
+{
+    owners = owners ? 1 : 0;
+    bi_op *op = &ops[kind][type][owners];
+    if (!dts[kind][type][owners]) {
+        if (bi_comb_keyval == MPI_KEYVAL_INVALID)
+            BI_MPI(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN,
+                                          &bi_comb_keyval, NULL),
+                   "MPI_Type_create_keyval");
+        bi_op_setup(op, kind, type, owners);
+        MPI_Datatype t;
+        BI_MPI(MPI_Type_contiguous((int)op->isize, MPI_BYTE, &t), "MPI_Type_contiguous");
+        BI_MPI(MPI_Type_commit(&t), "MPI_Type_commit");
+        BI_MPI(MPI_Type_set_attr(t, bi_comb_keyval, op), "MPI_Type_set_attr");
+        dts[kind][type][owners] = t;
+        bi_atexit(free_types);
+    }
+    *dt = dts[kind][type][owners];
+    return op;
 }

@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <string.h>
 #include <stdlib.h>
-#include "bi.h"
+#include "core.h"
 
 const bi_typeinfo bi_types[BI_NTYPE] = {
     {'I', sizeof(Int), 0},

@@ -4,27 +4,8 @@
 #define SUPPORT_H
 #include "bi.h"
 #pragma GCC visibility push(hidden)
-/* "Illegal grid" error unless 1 <= NPROW, NPCOL and NPROW*NPCOL <= size of sys */
-void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol);
-void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
-                const char *routine);
 void bi_gridinit(Int *ctxt, MPI_Comm sys, const char *order, Int nprow, Int npcol,
                  const char *routine);
-void bi_gridexit(Int ctxt, const char *routine);
-int bi_ctx_live(void);
-int bi_ctx_hwm(void);     /* most grids ever alive at once (BLACS_STATS) */
-void bi_ctx_exit_all(void);
-Int bi_sys_handle(MPI_Comm comm);
-/* the communicator of C system handle h (Csys2blacs_handle, BLACS_GET
- * WHAT=0), or an error naming routine and argument 1 (argname) */
-MPI_Comm bi_sys_comm(Int h, const char *routine, const char *argname);
-/* the communicator of Fortran system context h (a Fortran MPI handle), or
- * an error naming routine and ICONTXT when MPI knows no such communicator */
-MPI_Comm bi_sys_fcomm(Int h, const char *routine);
-void bi_sys_free(Int h, int quiet);
-/* frees handle h only if it still stands for comm (GRIDEXIT: a grid's own) */
-void bi_sys_release(Int h, MPI_Comm comm);
-void bi_sys_reset(void);
 void bi_pinfo(Int *mypnum, Int *nprocs);
 /* fortran != 0: system contexts are Fortran communicator handles */
 void bi_get(Int ctxt, Int what, Int *val, int fortran);

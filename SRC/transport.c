@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
-#include "bi.h"
+#include "core.h"
 
 static FILE *trace_file(void)
 {
@@ -31,7 +31,7 @@ void bi_trace_send(bi_coll *c, int to, size_t bytes, int tag)
     FILE *f = trace_file();
     if (!f) return;
     fprintf(f, "%ld %c %d %d %zu %d %d %c\n", (long)c->sc->ctx->handle, c->sc->id, c->me, to,
-            bytes, tag, c->step, c->top ? c->top : ' ');
+            bytes, tag, c->step, c->plan.top ? c->plan.top : ' ');
     fflush(f);
 }
 
@@ -231,4 +231,44 @@ void bi_coll_finish(bi_coll *c)
         bi_waitall(c);
     }
     bi_reqs_free(&c->reqs);
+}
+
+/* ---- MPI reductions on the scope communicator (TOP ' ' combines) ---- */
+/* one reduction, sbuf -> rbuf (rbuf == sbuf: in place, leave-on-all only);
+ * non-blocking at BLACS_DEBUG=2 or with statistics, so that a hang is
+ * noticed and the waiting time counted */
+void bi_reduce(const bi_coll *c, MPI_Comm comm, int all, void *sbuf, void *rbuf, int n,
+                   MPI_Datatype dt, MPI_Op op)
+{
+    void *s = rbuf == sbuf ? MPI_IN_PLACE : sbuf;
+    if (bi_g.debug >= 2 || bi_g.stats) {
+        MPI_Request r;
+        if (all) BI_MPI(MPI_Iallreduce(s, rbuf, n, dt, op, comm, &r), "MPI_Iallreduce");
+        else BI_MPI(MPI_Ireduce(sbuf, rbuf, n, dt, op, c->root, comm, &r), "MPI_Ireduce");
+        bi_wait(&r, MPI_STATUS_IGNORE, 'c', -1, -1, c->count * c->isize);
+    } else {
+        bi_watch_begin('c', -1, -1, c->count * c->isize);
+        if (all) BI_MPI(MPI_Allreduce(s, rbuf, n, dt, op, comm), "MPI_Allreduce");
+        else BI_MPI(MPI_Reduce(sbuf, rbuf, n, dt, op, c->root, comm), "MPI_Reduce");
+        bi_watch_end();
+    }
+}
+
+/* The count agreed on by a combine's scope (comb_mpi.c before long
+ * vectors, combine.c before a repeatable ' '): the header (count, ~count)
+ * reduced with MPI_MAX, the largest count and the complement of the
+ * smallest; a difference is an error everywhere */
+static BI_NORETURN void count_differs(long long other)
+{
+    bi_count_mismatch("combine", bi_cur.count, other, "at another process of the scope",
+                      "M*N must be the same everywhere");
+}
+
+void bi_count_agree(const bi_coll *c)
+{
+    const int64_t n = (int64_t)c->count;
+    int64_t h[2] = {n, ~n};
+    bi_reduce(c, bi_scope_comm(c->sc), 1, h, h, 2, MPI_INT64_T, MPI_MAX);
+    if (h[0] != n) count_differs(h[0]);
+    if (~h[1] != n) count_differs(~h[1]);
 }

@@ -9,7 +9,7 @@
  * BLACS_EXIT (before MPI_Finalize; a later BLACS_PINFO starts empty).
  */
 #include <string.h>
-#include "bi.h"
+#include "core.h"
 
 #define NKEEP 24
 static struct {

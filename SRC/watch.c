@@ -29,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "bi.h"
+#include "core.h"
 
 int bi_watch_on;
 

@@ -1,0 +1,100 @@
+/*
+ * check.c -- BLACS_DEBUG=3's cross-check descriptions still in flight
+ * (debug.c posts them, LAWN 73 7.1.4): compared when they arrive, at every
+ * BLACS call (bi_poll) and wait of the hang detection, at GRIDEXIT, and
+ * dropped at BLACS_EXIT.  Only MPI requests and the comparison: no call
+ * into the rest of the library, so the buffer layer's poll can reach it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "core.h"
+
+static bi_chk *pending;
+static bi_chk *orphans; /* sends of exited grids that MPI still carries out */
+
+/* why two descriptions of one operation disagree ("" if they agree): mine
+ * at scope rank me, o at scope rank k */
+void bi_check_differ(const bi_sig *m, int me, const bi_sig *o, int k, char *why, size_t n)
+{
+    why[0] = 0;
+    if (m->kind == 'B' && o->kind == 'B' && m->root == me && o->root == k && k != me)
+        snprintf(why, n, "two broadcast sources in one operation: scope ranks %d and %d",
+                 me < k ? me : k, me < k ? k : me);
+    else if (o->kind != m->kind)
+        snprintf(why, n, "this process called %s but scope rank %d called %s", m->routine, k, o->routine);
+    else if (o->top != m->top)
+        snprintf(why, n, "topology '%c' here, '%c' at scope rank %d (%s)", m->top, o->top, k, o->routine);
+    else if (o->count != m->count)
+        snprintf(why, n, "%ld elements (M*N) here, %ld at scope rank %d (%s)", m->count, o->count, k, o->routine);
+    else if (o->root != m->root)
+        snprintf(why, n, "root/destination is scope rank %ld here, %ld at scope rank %d (%s)", m->root, o->root, k, o->routine);
+}
+
+BI_NORETURN void bi_check_fail(Int ctxt, const char *routine, const char *call, const char *why)
+{
+    bi_error(ctxt, -1, routine, "BLACS_DEBUG=3 cross-check failed in %s: %s", call, why);
+}
+
+/* a peer's description that has arrived, compared with mine */
+static void arrived(const bi_chk *p)
+{
+    char why[400];
+    bi_check_differ(&p->mine, p->me, &p->sig, p->peer, why, sizeof why);
+    if (why[0]) bi_check_fail(p->ctxt, p->mine.routine, p->call, why);
+}
+
+/* compare what has arrived, free what is done; with last (BLACS_EXIT)
+ * unfinished receives are cancelled and unfinished sends freed */
+static void check_sweep(int last)
+{
+    for (bi_chk **pp = &pending, *p; (p = *pp);) {
+        int done = 0;
+        MPI_Status st;
+        BI_MPI(MPI_Test(&p->r, &done, &st), "MPI_Test");
+        if (!done && last) {
+            if (p->recv) {
+                BI_MPI(MPI_Cancel(&p->r), "MPI_Cancel");
+                BI_MPI(MPI_Wait(&p->r, &st), "MPI_Wait");
+                int cancelled = 0;
+                MPI_Test_cancelled(&st, &cancelled);
+                done = !cancelled ? 1 : -1;
+            } else {
+                /* MPI sends it on: its buffer stays until BLACS_EXIT */
+                BI_MPI(MPI_Request_free(&p->r), "MPI_Request_free");
+                *pp = p->next;
+                p->next = orphans;
+                orphans = p;
+                continue;
+            }
+        }
+        if (!done) {
+            pp = &p->next;
+            continue;
+        }
+        *pp = p->next;
+        if (p->recv && done > 0) arrived(p);
+        free(p);
+    }
+}
+
+void bi_check_poll(void)
+{
+    if (pending) check_sweep(0);
+}
+
+void bi_check_exit(Int ctxt)
+{
+    if (pending) check_sweep(ctxt < 0);
+    if (ctxt < 0) /* BLACS_EXIT: every grid is gone, and with it its sends */
+        while (orphans) {
+            bi_chk *p = orphans;
+            orphans = p->next;
+            free(p);
+        }
+}
+
+void bi_check_track(bi_chk *p)
+{
+    p->next = pending;
+    pending = p;
+}

@@ -1,0 +1,379 @@
+/*
+ * core.h -- the core layer (see base.h for all the layers): element types
+ * and shapes, MPI counts, contexts and scopes, message IDs (LAWN 73 6.1),
+ * buffers (6.2), waits, the collective transport and the descriptor every
+ * algorithm reads (bi_coll, with its plan), the element operations, and the
+ * debug and statistics levels.  Everything has hidden visibility and the
+ * prefix bi_; only blacs.h names are exported.
+ */
+#ifndef BI_CORE_H
+#define BI_CORE_H
+
+#include "base.h"
+
+#pragma GCC visibility push(hidden)
+
+/* ---- element types ---------------------------------------------------- */
+enum { BI_I, BI_S, BI_D, BI_C, BI_Z, BI_NTYPE };
+typedef struct {
+    char letter;       /* 'I','S','D','C','Z' */
+    size_t size;       /* bytes per element */
+    int cplx;          /* 1 for C and Z */
+} bi_typeinfo;
+extern const bi_typeinfo bi_types[BI_NTYPE];
+MPI_Datatype bi_mpitype(int type);
+
+/* ---- shapes (shape.c) -------------------------------------------------- */
+typedef struct {
+    int type;          /* BI_I .. BI_Z */
+    int tr;            /* 0: general (GE), 1: trapezoidal (TR) */
+    int upper, unit;   /* TR only: UPLO='U', DIAG='U' */
+    Int m, n, lda;     /* lda is the effective one, max(LDA, M, 1) */
+} bi_shape;
+size_t bi_shape_count_tr(const bi_shape *s);
+int bi_shape_contig_tr(const bi_shape *s);
+/* elements communicated (inline: every call asks, a GE shape is M*N) */
+static inline size_t bi_shape_count(const bi_shape *s)
+{
+    if (s->tr) return bi_shape_count_tr(s);
+    return s->m > 0 && s->n > 0 ? (size_t)s->m * (size_t)s->n : 0;
+}
+/* lies as one block in A */
+static inline int bi_shape_contig(const bi_shape *s)
+{
+    if (s->tr) return bi_shape_contig_tr(s);
+    return s->m <= 0 || s->n <= 1 || s->lda == s->m;
+}
+void bi_shape_rows(const bi_shape *s, Int j, Int *lo, Int *hi); /* rows of column j: [lo,hi) */
+void bi_pack(const bi_shape *s, const void *A, void *buf);
+void bi_unpack(const bi_shape *s, const void *buf, void *A);
+MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_Type_free */
+/* non-contiguous shapes to MPI in place through their datatypes (else packed):
+ * BLACS_BCAST_DATATYPE=0|1, default by MPI (shape.c) */
+int bi_bcast_mpi_inplace(void);
+extern int bi_bcast_datatype; /* 0, 1; -1 not read yet */
+/* the same type kept for reuse (typekeep.c keeps the last 24 datatypes):
+ * not to be freed; valid until the next call (which may replace it) or
+ * BLACS_EXIT */
+MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s);
+/* typekeep.c: the datatypes last used, found by a key of plain bytes that
+ * starts with a letter naming the kind of type; make(arg) builds a missing
+ * one.  Keys are put together value by value (no struct padding in them). */
+#define BI_TYPEKEY_MAX 64
+typedef struct {
+    unsigned char b[BI_TYPEKEY_MAX];
+    size_t n;
+} bi_typekey;
+static inline void bi_typekey_put(bi_typekey *k, const void *v, size_t len)
+{
+    memcpy(k->b + k->n, v, len); /* a few fixed values: their users assert they fit */
+    k->n += len;
+}
+MPI_Datatype bi_type_kept(const bi_typekey *key, MPI_Datatype (*make)(const void *arg),
+                          const void *arg);
+
+/* ---- MPI counts (count.c): runs past INT_MAX items as derived types ------ */
+extern size_t bi_count_limit;  /* INT_MAX; lower for tests (BLACS_COUNT_LIMIT); 0: unread */
+typedef struct { int n; MPI_Datatype dt; int made; } bi_mpicount;
+/* n items of el as the (count, datatype) of one MPI call: (n, el) within the
+ * limit, else (1, a committed derived type); bi_mpicount_free after the call */
+bi_mpicount bi_mpicount_of(size_t n, MPI_Datatype el);
+void bi_mpicount_free(bi_mpicount *k);
+/* n blocks of blen items of t, block k at byte offset k*stride, for any n:
+ * a new uncommitted type (blen <= the limit) */
+MPI_Datatype bi_type_blocks(size_t n, int blen, MPI_Aint stride, MPI_Datatype t);
+/* the first piece of n items for an MPI call that needs a predefined
+ * datatype (reductions) or an int count (user combines): at most the limit */
+size_t bi_count_piece(size_t n);
+
+typedef struct bi_ctx bi_ctx;
+typedef struct bi_scope bi_scope;
+
+/* one class of message IDs (msgid.c): process k uses the width IDs from
+ * base + (k mod groups) * width */
+typedef struct { int base, groups, width; } bi_idclass;
+
+struct bi_scope {
+    bi_ctx *ctx;
+    char id;           /* 'r', 'c' or 'a' */
+    int np, me;        /* scope size and my rank in it */
+    int base, stride;  /* rank in ctx->comm of scope rank k: base + k*stride */
+    MPI_Comm comm;     /* for MPI's collectives (TOP ' ', barriers), made with the grid;
+                          MPI_COMM_NULL: none (bi_scope_has_coll) */
+    bi_idclass ids;    /* message IDs of this scope's operations (msgid.c) */
+    unsigned *count;   /* operation counters, one per ID group of roots */
+};
+
+struct bi_ctx {
+    Int handle;
+    MPI_Comm comm;     /* the library's private communicator: all scopes and pt2pt, row-major ranks */
+    MPI_Comm ucomm;    /* same group and order, handed to the user (BLACS_GET WHAT=10) */
+    int nprow, npcol, myrow, mycol, iam, np;
+    bi_scope row, col, all;
+    bi_idclass p2p;               /* point-to-point message IDs (msgid.c) */
+    unsigned *sndcount, *rcvcount; /* per virtual process id, np each */
+    int sendrecv_id;              /* message ID of Cdsendrecv (msgid.c, sendrecv.c) */
+    Int rings_bs, branches_bs;    /* BLACS_SET WHAT 11, 12 */
+    Int rings_comb, branches_comb;/* WHAT 13, 14 */
+    Int repeat, coherent;         /* WHAT 15, 16 */
+    int lastsrc;                  /* vpid of the sender of the last message received */
+    int *world;                   /* MPI_COMM_WORLD rank of each vpid (diagnostics) */
+    uint64_t *node;               /* each vpid's node (hash of its processor name) */
+    Int syshandle;                /* C system handle made for GET 10, or -1 */
+    int p2p_sched;                /* BLACS_P2P_SCHEDULE agreed on by the grid (bi_g.p2p_sched) */
+    MPI_Comm chk;                 /* BLACS_DEBUG=3 cross-checks (debug.c), else MPI_COMM_NULL */
+};
+
+/* ---- debug and statistics levels (LAWN 73 7.1.4) -------------------------
+ * debug.c: every entry point brackets its work with bi_enter/bi_leave */
+void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const char *top,
+              const bi_shape *s, Int rr, Int rc);
+void bi_leave(void);
+/* check.c: BLACS_DEBUG=3 cross-check descriptions in flight.  One
+ * process's description of an operation, and one message of it (mine
+ * leaving, or a peer's arriving, with mine to compare) */
+typedef struct {
+    char routine[16];
+    int kind, scope, top;
+    long count, root;
+} bi_sig;
+
+typedef struct bi_chk {
+    struct bi_chk *next;
+    Int ctxt;
+    int recv;              /* 1: a peer's description arriving; 0: mine leaving */
+    int me, peer, np;      /* scope ranks, scope size */
+    bi_sig sig;            /* the message */
+    bi_sig mine;           /* receives: my description of the same operation */
+    char call[300];        /* receives: my call, for the report */
+    MPI_Request r;
+} bi_chk;
+/* follow p until it completes (and compare it then, if it is a peer's) */
+void bi_check_track(bi_chk *p);
+/* why two descriptions of one operation disagree ("" if they agree): mine
+ * at scope rank me, o at scope rank k */
+void bi_check_differ(const bi_sig *m, int me, const bi_sig *o, int k, char *why, size_t n);
+BI_NORETURN void bi_check_fail(Int ctxt, const char *routine, const char *call, const char *why);
+/* compare the descriptions that have arrived (every BLACS call, through
+ * bi_poll; GRIDEXIT of ctxt); ctxt < 0: BLACS_EXIT, after every grid's,
+ * drops what is still to come */
+void bi_check_poll(void);
+void bi_check_exit(Int ctxt);
+/* wait.c: wait for one request; notices hangs at BLACS_DEBUG >= 2 and
+ * counts waiting time for BLACS_STATS.  What it waits for (dir, peer as
+ * bi_wait_text, base.h) goes into reports.  An MPI error stops the job
+ * (BI_MPI), so it returns MPI_SUCCESS. */
+int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t bytes);
+/* report a hang (what we wait in, what completed last) and stop the job */
+BI_NORETURN void bi_hang(char dir, int peer, int tag, size_t bytes, double waited);
+/* stats.c: BLACS_STATS=1, per-routine statistics of the calls completed
+ * (bi_leave), printed by each process for itself at BLACS_EXIT or
+ * MPI_Finalize */
+void bi_stats_add(const bi_call *c, double seconds_in);
+void bi_stats_report(void);
+
+/* ---- the long-wait warning (watch.c): a thread, started by bi_init unless
+ * BLACS_WAIT_WARN=0, warns once about a wait in progress for that long.
+ * Every wait marks itself (bi_watch_begin ... bi_watch_end, dir and peer as
+ * bi_wait's); bi_wait does so itself.  outside names the routine when no
+ * entry point is in progress (bi_cur.routine NULL). */
+extern int bi_watch_on; /* the thread runs; read by the main thread only */
+void bi_watch_mark(const char *outside, char dir, int peer, int tag, size_t bytes);
+void bi_watch_done(void);
+static inline void bi_watch_begin(char dir, int peer, int tag, size_t bytes)
+{
+    if (bi_watch_on) bi_watch_mark(NULL, dir, peer, tag, bytes);
+}
+static inline void bi_watch_end(void)
+{
+    if (bi_watch_on) bi_watch_done();
+}
+void bi_watch_start(double seconds); /* no thread if seconds <= 0 or under SMPI */
+void bi_watch_stop(void);            /* joins it; bi_watch_start may follow */
+
+void bi_init(void);                          /* PINFO's work: MPI up, state ready */
+bi_ctx *bi_ctx_get(Int handle, const char *routine);   /* valid live context or error */
+bi_ctx *bi_ctx_find(Int handle);                        /* NULL if not a live context */
+/* grids and system contexts (context.c) */
+/* "Illegal grid" error unless 1 <= NPROW, NPCOL and NPROW*NPCOL <= size of sys */
+void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol);
+void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
+                const char *routine);
+void bi_gridexit(Int ctxt, const char *routine);
+int bi_ctx_live(void);
+void bi_ctx_exit_all(void);
+Int bi_sys_handle(MPI_Comm comm);
+/* the communicator of C system handle h (Csys2blacs_handle, BLACS_GET
+ * WHAT=0), or an error naming routine and argument 1 (argname) */
+MPI_Comm bi_sys_comm(Int h, const char *routine, const char *argname);
+/* the communicator of Fortran system context h (a Fortran MPI handle), or
+ * an error naming routine and ICONTXT when MPI knows no such communicator */
+MPI_Comm bi_sys_fcomm(Int h, const char *routine);
+void bi_sys_free(Int h, int quiet);
+/* frees handle h only if it still stands for comm (GRIDEXIT: a grid's own) */
+void bi_sys_release(Int h, MPI_Comm comm);
+void bi_sys_reset(void);
+/* scope by its letter (first char, any case); error naming routine/argument if unknown */
+bi_scope *bi_scope_get(bi_ctx *c, const char *scope, const char *routine, int argno);
+static inline MPI_Comm bi_scope_comm(const bi_scope *s) { return s->comm; }
+/* Whether the scope may run MPI collectives on bi_scope_comm.  A row or
+ * column that is the whole grid (1 x P, P x 1) may not: its only
+ * communicator would be the private one, whose collectives are the 'All'
+ * scope's, and MPI matches collectives by call order alone, across scopes
+ * (context.c).  Its TOP ' ' operations run the binomial tree instead (the
+ * selection step, topology.c), its barrier and BLACS_DEBUG=3 cross-check
+ * go point to point (support.c, debug.c), all on its own message IDs. */
+static inline int bi_scope_has_coll(const bi_scope *s) { return s->comm != MPI_COMM_NULL; }
+static inline int bi_scope_commrank(const bi_scope *s, int k) { return s->base + k * s->stride; }
+/* virtual process id prow*Q+pcol of grid coordinates; error naming the
+ * routine and argument when they lie outside the grid (p2p.c) */
+int bi_vpid(bi_ctx *c, Int prow, Int pcol, Int ctxt, const char *routine, int argno,
+            const char *name);
+/* scope rank of grid coordinates (prow,pcol); the other coordinate is ignored for r/c */
+int bi_scope_rank(const bi_scope *s, Int prow, Int pcol);
+
+/* ---- message IDs (msgid.c, LAWN 73 section 6.1) ------------------------ */
+#define BI_MIN_IDS 16                        /* four classes of at least 2 IDs a group */
+typedef struct { bi_idclass p2p, row, col, all; int sendrecv; } bi_idlayout;
+/* the classes of range [lo,hi] for an nprow x npcol grid; NULL, or why not */
+const char *bi_msgid_layout(long lo, long hi, int nprow, int npcol, bi_idlayout *l);
+int bi_msgid_id(const bi_idclass *k, int who, unsigned count); /* ID of who's count-th */
+unsigned bi_msgid_next(unsigned count, int n, int width);    /* first count of n IDs */
+void bi_msgid_setup(bi_ctx *c);              /* carve the ranges for a new grid */
+void bi_msgid_free(bi_ctx *c);
+int bi_msgid_p2p_send(bi_ctx *c, int dest_vpid, int advance);
+int bi_msgid_p2p_recv(bi_ctx *c, int src_vpid, int advance);
+/* reserve n (1 or 2) consecutive IDs for an operation of scope s rooted at
+ * scope rank root (broadcast source, combine destination, 0 for leave-on-all);
+ * returns the first.  advance = 0 only peeks. */
+int bi_msgid_scoped(bi_scope *s, int root, int n, int advance);
+
+/* ---- buffers (buffer.c, LAWN 73 section 6.2.2) -------------------------- */
+typedef struct bi_buf {
+    struct bi_buf *next, *prev;
+    size_t size;                   /* capacity of data */
+    int nreq, maxreq;
+    MPI_Request *req;              /* sends posted from data */
+    int *peer;                     /* world rank of each send's destination (diagnostics) */
+    char *data;                    /* 64-byte aligned */
+} bi_buf;
+bi_buf *bi_buf_get(size_t nbytes);           /* ready buffer or a new one; emergency wait */
+bi_buf *bi_buf_take(size_t nbytes);          /* the same without polling first */
+bi_buf *bi_buf_scratch(size_t nbytes);       /* a receive's, outside the BLACS_BUFMAX cap */
+MPI_Request *bi_buf_req(bi_buf *b, int peer_world_rank); /* slot for one more send */
+void bi_buf_post(bi_buf *b);                 /* sends posted: to the active queue */
+void bi_buf_release(bi_buf *b);              /* not used for sends: back to ready/free */
+void bi_poll(void);                          /* test the active queue (every BLACS call) */
+void bi_buf_freeall(int wait, const char *routine); /* FREEBUFF / EXIT (routine names it) */
+size_t bi_buf_hwm(void);                     /* most bytes ever held (BLACS_STATS) */
+int bi_buf_active_count(void);
+
+/* ---- element operations of the combines (ops.c) ---------------------- */
+enum { BI_SUM, BI_AMX, BI_AMN, BI_USER };
+/* a user-defined combine (LAWN 73 7.1.3): init(n, x) on each contribution,
+ * op(n, in, inout) inout = inout (op) in, post(n, x) on the result; the
+ * pointers are Fortran-style (n by reference), element type as the routine */
+typedef void (*bi_ufn)(void);
+typedef struct { bi_ufn init, op, post; } bi_uop;
+extern bi_uop bi_cur_uop;
+typedef struct bi_op bi_op;
+struct bi_op {
+    int kind, type;    /* BI_SUM..; BI_I.. */
+    int owners;        /* each item carries an int32 owner key after its value */
+    size_t isize;      /* bytes per item (value, plus 4 if owners) */
+    const bi_uop *user;/* BI_USER: the user's routines */
+    /* acc[i] = acc[i] (op) in[i] for n items */
+    void (*fn)(void *acc, const void *in, size_t n, const bi_op *op);
+};
+
+/* the element operation of a combine */
+void bi_op_setup(bi_op *op, int kind, int type, int owners);
+/* the operation of (kind, type, owners), made once, and *dt its item
+ * datatype (contiguous isize bytes, carrying the bi_op in attribute
+ * bi_comb_keyval, so that MPI's user operations find it: comb_mpi.c) */
+const bi_op *bi_op_for(int kind, int type, int owners, MPI_Datatype *dt);
+extern int bi_comb_keyval;
+/* INIT or POST of a user combine on n items of isize bytes at x */
+void bi_uop_apply(bi_ufn f, size_t n, void *x, size_t isize);
+
+/* ---- transport for collective algorithms (transport.c) ----------------- */
+typedef struct bi_reqs { int n, max; MPI_Request *r; } bi_reqs;
+
+typedef struct bi_coll bi_coll;
+typedef void (*bi_alg)(bi_coll *c);
+
+/* What one broadcast or combine runs, settled by the selection step
+ * (plan.c) before anything moves: the algorithm reads these and nothing
+ * else about the choice. */
+typedef struct {
+    bi_alg run;        /* the algorithm; NULL: nothing to run */
+    char top;          /* the letter named in traces */
+    int param;         /* rings, branches or paths */
+    int ntags, first;  /* message IDs reserved, and which of them the algorithm starts at */
+    int agree;         /* the scope agrees on the element count first (repeatable ' ') */
+    int mpi;           /* run is MPI's collective on the scope communicator (TOP ' ') */
+    size_t nseg;       /* 'P': segments */
+    int halve;         /* 'Y': halving steps before whole-vector ones (-1: all) */
+    double serial;     /* fan-ins: bytes from which contributions come one at a time */
+} bi_plan;
+
+struct bi_coll {
+    bi_scope *sc;
+    int np, me;        /* scope size and my scope rank */
+    int root;          /* broadcast source / combine destination scope rank; -1 leave-on-all */
+    int tag;           /* first message ID the algorithm uses (reserved + plan.first) */
+    char *buf;         /* contiguous items (bcast data / combine result buffer) */
+    const bi_shape *shape; /* TOP ' ' broadcasts only: buf is the user's A, this
+                              non-contiguous shape, moved in place at a receiver,
+                              packed by the source (bcast_mpi.c) */
+    size_t count;      /* items */
+    size_t isize;      /* bytes per item */
+    MPI_Datatype dt;   /* MPI type of one item (contiguous isize bytes for combines) */
+    bi_plan plan;      /* what runs, with its parameters */
+    const bi_op *op;   /* combines */
+    int repeat, coherent;
+    bi_reqs reqs;      /* sends posted from buf, waited or queued by the caller */
+    bi_buf *owner;     /* buffer holding buf if it is a BLACS buffer, else NULL */
+    int step;          /* trace: sends so far in this operation */
+};
+
+#define BI_ANY (-1)
+/* all traffic of a scope goes over ctx->comm with scope ranks translated */
+void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag);  /* into c->reqs */
+/* the same for a process passing data on to several: unless it is the
+ * source (scope rank c->root), it first waits for its previous send */
+void bi_fwd(bi_coll *c, int to, const void *p, size_t items, int tag);
+void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag);   /* blocking */
+int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag);        /* returns source */
+MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag);
+/* wait for a receive bi_irecv posted (items from scope rank from) and check
+ * that exactly items arrived */
+void bi_irecv_wait(bi_coll *c, MPI_Request *r, int from, size_t items, int tag);
+/* a message shorter than its receive is no MPI error, but here always a
+ * mistake (the sender's element count differs): error unless the status
+ * says exactly items arrived (bi_recv checks; bi_irecv's waiters call it) */
+void bi_recv_check(bi_coll *c, const MPI_Status *st, size_t items);
+void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, void *rp,
+                 size_t ritems, int tag);
+void bi_waitall(bi_coll *c);                 /* wait every send in c->reqs */
+void bi_reqs_free(bi_reqs *r);
+/* end of an operation: sends posted from a BLACS buffer (c->owner) go with
+ * it onto the active queue (the call returns at once: locally blocking);
+ * sends posted from user memory are waited for.  Frees c->reqs. */
+void bi_coll_finish(bi_coll *c);
+/* one MPI reduction on the scope communicator comm, sbuf -> rbuf (rbuf ==
+ * sbuf: in place, leave-on-all only; leave-on-one to c->root); waits as
+ * bi_wait does at BLACS_DEBUG=2 or with statistics */
+void bi_reduce(const bi_coll *c, MPI_Comm comm, int all, void *sbuf, void *rbuf, int n,
+               MPI_Datatype dt, MPI_Op op);
+/* every process of the scope learns whether all pass c->count items (one
+ * short reduction); if not, a count-mismatch error on each */
+void bi_count_agree(const bi_coll *c);
+
+/* message trace (BLACS_TRACE=prefix: one file prefix.<world rank> per process,
+ * one line per collective message sent:
+ *   <ctx> <scope> <from> <to> <bytes> <tag> <step> <top> */
+void bi_trace_send(bi_coll *c, int to, size_t bytes, int tag);
+
+#pragma GCC visibility pop
+#endif /* BI_CORE_H */

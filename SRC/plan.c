@@ -1,0 +1,135 @@
+/*
+ * plan.c -- the selection step: what one broadcast or combine runs, decided
+ * from the call alone (letter, scope, length, root, BLACS_SET values,
+ * machine) before anything moves, and handed to the dispatcher (bcast.c,
+ * combine.c) as a constant value.  Every process of a scope makes the same
+ * plan: all of it follows from values the scope's members share.
+ *
+ * In order:
+ *   - ' ' in a scope without collectives of its own (a row or column that
+ *     is the whole grid: bi_scope_has_coll) is the binomial tree '1', on
+ *     its own message IDs, which keep it apart from the 'All' scope's MPI
+ *     collectives on the same communicator.  The tree is fixed-order, so a
+ *     repeatable combine needs nothing more and its leave-on-all is
+ *     coherent.  Traces name '1'.
+ *   - ' ' broadcasts past 2^31 bytes under MPICH are the tree too: MPICH's
+ *     (4.0) MPI_Ibcast, which ' ' uses so that its source never waits,
+ *     fails there ("Invalid communicator" at the receivers; Open MPI's
+ *     moves them).
+ *   - 'A' runs what the models pick (topology.c), within the two IDs it
+ *     reserves.
+ *   - an entry whose restriction (topology.h) the call does not meet runs
+ *     the radix-2 tree: 'H' broadcasts off powers of two (LAWN 73 4.3.2;
+ *     on the second of the two IDs 'H' reserves, and 'H' takes that second
+ *     ID only then), 'C' on vectors too short to fill its blocks, 'H'
+ *     combines other than leave-on-all without the coherence flag (LAWN 73
+ *     5.4.2: the exchange combines each element on both partners).
+ *   - a repeatable (BLACS_SET 15) ' ' combine whose result depends on the
+ *     order leaves MPI's reduction for the fixed-order algorithm the models
+ *     pick for its length ('H' then being the tree); as that depends on
+ *     M*N, the scope first agrees on the count (plan.agree).
+ *   - what the chosen algorithm needs at run time: the segments of 'P', the
+ *     halvings of 'Y', when a fan-in takes its contributions one at a time.
+ */
+#include <limits.h>
+#include "plan.h"
+
+static bi_plan entry_plan(const bi_topo *t, int bcast, const bi_call_in *in)
+{
+    bi_plan p = {0};
+    p.top = t->top;
+    p.run = bcast ? t->bcast : t->comb;
+    p.ntags = bcast ? t->bcast_ntags : t->comb_ntags;
+    p.param = bcast ? bi_bcast_param(t, in->ctx, in->np) : bi_comb_param(t->top, in->ctx, in->np);
+    p.mpi = ((bcast ? t->bcast_flags : t->comb_flags) & BI_TOP_MPI) != 0;
+    return p;
+}
+
+/* the radix-2 tree in place of what an entry cannot run */
+static void tree_instead(bi_plan *p, int bcast)
+{
+    const bi_topo *one = bi_topo_find('1');
+    p->run = bcast ? one->bcast : one->comb;
+    p->param = 1;
+    p->mpi = 0;
+}
+
+/* what the algorithm that runs (table entry t) needs at run time */
+static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *in,
+                    const bi_machine *m)
+{
+    const int flags = bcast ? t->bcast_flags : t->comb_flags;
+    if (flags & BI_TOP_NSEG) p->nseg = bi_pipe_nseg(m, in->np, in->count, in->isize);
+    if (flags & BI_TOP_HALVE)
+        p->halve = (in->root < 0 && in->coherent)
+                       ? -1 /* coherent leave-on-all halves all the way (= 'R') */
+                       : bi_comb_hybrid_halvings(m, in->np, (double)(in->count * in->isize));
+    p->serial = bi_serial_bytes(m);
+}
+
+bi_plan bi_bcast_plan(const bi_call_in *in, const bi_machine *m)
+{
+    const bi_topo *t = in->t;
+    const int np = in->np;
+    bi_plan p = {0};
+    p.top = t->top;
+    /* one-process scope: nothing to do, no message ID (MPI's own collective
+     * is called even there) */
+    if (np < 2 && !(t->bcast_flags & BI_TOP_MPI)) return p;
+    if ((t->bcast_flags & BI_TOP_MPI) && !in->has_coll) t = bi_topo_find('1');
+    const double bytes = (double)in->count * (double)in->isize;
+#if defined(MPICH_VERSION)
+    if ((t->bcast_flags & BI_TOP_MPI) && np > 1 && bytes > (double)INT_MAX) t = bi_topo_find('1');
+#endif
+    const bi_topo *e = t; /* the entry whose message IDs are reserved */
+    p = entry_plan(t, 1, in);
+    if (t->bcast_flags & BI_TOP_AUTO) {
+        t = bi_bcast_choose(np, bytes, &p.param);
+        p.run = t->bcast;
+    }
+    if ((t->bcast_flags & BI_TOP_POW2) && !bi_ispow2(np)) {
+        p.first = 1;
+        tree_instead(&p, 1);
+        t = bi_topo_find('1');
+    } else if ((t->bcast_flags & BI_TOP_LONG) && bi_bcast_scatcol_short(np, bytes)) {
+        tree_instead(&p, 1);
+        t = bi_topo_find('1');
+    } else if (e->bcast_flags & BI_TOP_POW2) {
+        p.ntags = 1; /* TOP 'H' takes its second ID only for the tree */
+    }
+    runtime(&p, t, 1, in, m);
+    return p;
+}
+
+bi_plan bi_comb_plan(const bi_call_in *in, const bi_machine *m)
+{
+    const bi_topo *t = in->t;
+    bi_plan p = {0};
+    p.top = t->top;
+    /* a one-process scope combines nothing and consumes no message ID */
+    if (in->np < 2) return p;
+    if ((t->comb_flags & BI_TOP_MPI) && !in->has_coll) t = bi_topo_find('1');
+    p = entry_plan(t, 0, in); /* 'A' keeps the two IDs it reserves whatever it picks */
+    const int all = in->root < 0;
+    if (t->comb_flags & BI_TOP_AUTO) {
+        /* the letter the models pick, with the parameter they were
+         * evaluated with; the trace names that letter */
+        p.top = bi_comb_choose(m, in->np, (double)(in->count * in->isize), all, in->coherent);
+        p.param = 1;
+        t = bi_topo_find(p.top);
+        p.run = t->comb;
+    }
+    if ((t->comb_flags & BI_TOP_EXCHANGE) && (!all || in->coherent)) {
+        tree_instead(&p, 0);
+        t = bi_topo_find('1');
+    } else if ((t->comb_flags & BI_TOP_MPI) && in->repeat && in->ordered) {
+        char alt = bi_comb_choose(m, in->np, (double)(in->count * in->isize), all, in->coherent);
+        if (alt == 'H') alt = '1';
+        t = bi_topo_find(alt);
+        p = entry_plan(t, 0, in);
+        p.param = 1;
+        p.agree = 1;
+    }
+    runtime(&p, t, 0, in, m);
+    return p;
+}

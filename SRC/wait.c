@@ -1,0 +1,55 @@
+/*
+ * wait.c -- every wait of the library for one request (transport.c,
+ * p2p.c, the TOP ' ' collectives, the cross-check): BLACS_DEBUG=2's hang
+ * detection (LAWN 73 7.1.4: every wait polls; when nothing arrives for
+ * BLACS_HANG_TIMEOUT seconds the process says what it waits in and what it
+ * last completed, then the job stops with a BLACS error), BLACS_STATS's
+ * waiting time, and the long-wait warning's marks (watch.c).
+ */
+#include <stdio.h>
+#include <time.h>
+#include "core.h"
+
+void bi_hang(char dir, int peer, int tag, size_t bytes, double waited)
+{
+    char now[300], last[300], what[200];
+    bi_call_text(&bi_cur, now, sizeof now);
+    bi_call_text(&bi_last, last, sizeof last);
+    bi_wait_text(dir, peer, tag, bytes, what, sizeof what);
+    /* let every stuck process say its piece before the job stops */
+    fprintf(stderr,
+            "BLACS HANG (BLACS_DEBUG=2) on pnum %d: nothing arrived for %.0f s\n"
+            "  waiting in: %s\n  for: %s\n  last completed: %s\n",
+            bi_g.world_rank, waited, now, what, last);
+    fflush(stderr);
+    struct timespec ts = {2, 0};
+    nanosleep(&ts, NULL);
+    bi_error(bi_cur.ctxt, -1, bi_cur.routine ? bi_cur.routine : "BLACS",
+             "hang detected: waited %.0f s in %s for %s", waited, now, what);
+}
+
+int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t bytes)
+{
+    double t0 = (bi_g.stats || bi_g.debug >= 2) ? MPI_Wtime() : 0;
+    /* an error of MPI_Wait/MPI_Test reaches MPI_COMM_WORLD's handler first
+     * under MPICH (error.c) */
+    bi_watch_begin(dir, peer, tag, bytes);
+    if (bi_g.debug >= 2) {
+        int done = 0;
+        long spins = 0;
+        while (!done) {
+            BI_MPI(MPI_Test(r, &done, st), "MPI_Test");
+            if (!done && (++spins & 1023) == 0) {
+                double w = MPI_Wtime() - t0;
+                if (w > bi_g.hang_timeout) bi_hang(dir, peer, tag, bytes, w);
+                bi_poll();
+            }
+        }
+    } else {
+        BI_MPI(MPI_Wait(r, st), "MPI_Wait");
+    }
+    bi_watch_end();
+    if (bi_g.stats) bi_cur.twait += MPI_Wtime() - t0;
+    return MPI_SUCCESS;
+}
+
