@@ -116,6 +116,7 @@ typedef struct {
     Int ctxt;
     char kind;             /* 's' send, 'v' receive, 'b' bcast send, 'r' bcast recv, 'c' combine */
     char scope, top;
+    char ran;              /* the letter the plan runs, when it is another (0: none) */
     size_t count, bytes;
     Int rr, rc;            /* destination / source / combine destination */
     double t0, twait;

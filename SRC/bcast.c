@@ -42,6 +42,7 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
                            .root = root, .count = c.count, .isize = c.isize,
                            .repeat = c.repeat, .coherent = c.coherent};
     c.plan = bi_bcast_plan(&in, bi_machine_default());
+    if (c.plan.top != t->top) bi_cur.ran = c.plan.top; /* reports name both */
     if (!c.plan.run) return; /* one-process scope: nothing to do, no message ID */
     c.dt = bi_mpitype(s->type);
     /* the message IDs (LAWN 73 6.1.2) */

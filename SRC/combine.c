@@ -126,6 +126,7 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
                            .repeat = c.repeat, .coherent = c.coherent,
                            .ordered = user || s->type != BI_I};
     c.plan = bi_comb_plan(&in, bi_machine_default());
+    if (c.plan.top != tp->top) bi_cur.ran = c.plan.top; /* reports name both */
     if (c.plan.agree) {
         /* the plan depends on M*N (a repeatable ' ' leaves MPI's reduction
          * for the fixed-order algorithm the models pick for its length), so

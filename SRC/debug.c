@@ -127,6 +127,7 @@ void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const
     bi_cur.kind = kind;
     bi_cur.scope = scope ? (char)(bi_up(scope) | 32) : 0;
     bi_cur.top = top ? bi_up(top) : 0;
+    bi_cur.ran = 0;
     bi_cur.count = bi_shape_count(s);
     bi_cur.bytes = bi_cur.count * bi_types[s->type].size;
     bi_cur.rr = rr;

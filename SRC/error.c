@@ -212,9 +212,11 @@ void bi_call_text(const bi_call *c, char *out, size_t n)
         snprintf(out, n, "(nothing)");
         return;
     }
-    snprintf(out, n, "%s (%s, context %ld, scope '%c', topology '%c', %zu elements, %s {%ld,%ld})",
+    char ran[24] = ""; /* the letter that runs, when the plan made it another */
+    if (c->ran && c->ran != c->top) snprintf(ran, sizeof ran, ", running '%c'", c->ran);
+    snprintf(out, n, "%s (%s, context %ld, scope '%c', topology '%c'%s, %zu elements, %s {%ld,%ld})",
              c->routine, kind_name(c->kind), (long)c->ctxt, c->scope ? c->scope : '-',
-             c->top ? c->top : '-', c->count,
+             c->top ? c->top : '-', ran, c->count,
              c->kind == 's' ? "to" : c->kind == 'c' ? "destination" : c->kind == 'b' ? "from" : "source",
              (long)c->rr, (long)c->rc);
 }

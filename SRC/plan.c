@@ -30,6 +30,9 @@
  *     M*N, the scope first agrees on the count (plan.agree).
  *   - what the chosen algorithm needs at run time: the segments of 'P', the
  *     halvings of 'Y', when a fan-in takes its contributions one at a time.
+ * plan.top is the letter of what runs in the end, for broadcasts and
+ * combines alike: message traces (BLACS_TRACE) and hang and long-wait
+ * reports name it beside the letter the program passed.
  */
 #include <limits.h>
 #include "plan.h"
@@ -50,6 +53,7 @@ static void tree_instead(bi_plan *p, int bcast)
 {
     const bi_topo *one = bi_topo_find('1');
     p->run = bcast ? one->bcast : one->comb;
+    p->top = '1';
     p->param = 1;
     p->mpi = 0;
 }
@@ -86,6 +90,7 @@ bi_plan bi_bcast_plan(const bi_call_in *in, const bi_machine *m)
     if (t->bcast_flags & BI_TOP_AUTO) {
         t = bi_bcast_choose(np, bytes, &p.param);
         p.run = t->bcast;
+        p.top = t->top;
     }
     if ((t->bcast_flags & BI_TOP_POW2) && !bi_ispow2(np)) {
         p.first = 1;
@@ -113,7 +118,7 @@ bi_plan bi_comb_plan(const bi_call_in *in, const bi_machine *m)
     const int all = in->root < 0;
     if (t->comb_flags & BI_TOP_AUTO) {
         /* the letter the models pick, with the parameter they were
-         * evaluated with; the trace names that letter */
+         * evaluated with */
         p.top = bi_comb_choose(m, in->np, (double)(in->count * in->isize), all, in->coherent);
         p.param = 1;
         t = bi_topo_find(p.top);

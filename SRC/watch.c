@@ -40,6 +40,7 @@ static struct {
     _Atomic long long ctxt, rr, rc;
     _Atomic size_t count, bytes;
     _Atomic int kind, peer, tag; /* kind: call kind, scope, top, wait direction */
+    _Atomic int ran;             /* the letter the plan runs */
 } rec;
 
 /* Written by the main thread only (the BLACS are not thread-safe), so the
@@ -61,6 +62,7 @@ void bi_watch_mark(const char *outside, char dir, int peer, int tag, size_t byte
     if (c->routine)
         k = (unsigned char)c->kind | (unsigned char)c->scope << 8 | (unsigned char)c->top << 16;
     atomic_store_explicit(&rec.kind, k | (unsigned char)dir << 24, RLX);
+    atomic_store_explicit(&rec.ran, c->routine ? (unsigned char)c->ran : 0, RLX);
     atomic_store_explicit(&rec.peer, peer, RLX);
     atomic_store_explicit(&rec.tag, tag, RLX);
     atomic_store_explicit(&rec.seq, s + 1, memory_order_release);
@@ -98,7 +100,7 @@ static int copy(unsigned long seq, bi_call *c, char *dir, int *peer, int *tag, s
     c->rc = (Int)atomic_load_explicit(&rec.rc, RLX);
     c->count = atomic_load_explicit(&rec.count, RLX);
     *bytes = atomic_load_explicit(&rec.bytes, RLX);
-    int k = atomic_load_explicit(&rec.kind, RLX);
+    int k = atomic_load_explicit(&rec.kind, RLX), ran = atomic_load_explicit(&rec.ran, RLX);
     *peer = atomic_load_explicit(&rec.peer, RLX);
     *tag = atomic_load_explicit(&rec.tag, RLX);
     atomic_thread_fence(memory_order_acquire);
@@ -106,6 +108,7 @@ static int copy(unsigned long seq, bi_call *c, char *dir, int *peer, int *tag, s
     c->kind = (char)(k & 255);
     c->scope = (char)(k >> 8 & 255);
     c->top = (char)(k >> 16 & 255);
+    c->ran = (char)ran;
     *dir = (char)(k >> 24 & 255);
     return 1;
 }

@@ -23,7 +23,7 @@
  *     after BLACS_EXIT(1) none is alive, and the BLACS work on.
  */
 #include "tutil.h"
-#include "topo_algs.h" /* bi_buf_hwm, bi_bcast_mpi_inplace */
+#include "core.h" /* bi_buf_hwm, bi_bcast_mpi_inplace */
 
 typedef void (*gebs_t)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int);
 typedef void (*gebr_t)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int,

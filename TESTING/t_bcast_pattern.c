@@ -343,12 +343,15 @@ static void scope_run(blacs_int ctxt, char scope)
             for (int rep = 0; rep < 2; rep++) { /* twice: IDs consumed per broadcast */
                 bcast(ctxt, scope, top, root, rr, rc);
                 int lo = INT_MAX, hi = -1, glo, ghi; /* Open MPI tags reach INT_MAX */
+                /* the trace names the letter that ran: 'H' off a power of
+                 * two is the binomial tree, '1' */
+                const char ran = top == 'H' && (np & (np - 1)) ? '1' : top;
                 for (int k = 0; k < ngot; k++) {
                     if (got[k].tag < lo) lo = got[k].tag;
                     if (got[k].tag > hi) hi = got[k].tag;
-                    TU_CHECK(got[k].ctx == ctxt && got[k].scope == sid && got[k].top == top,
+                    TU_CHECK(got[k].ctx == ctxt && got[k].scope == sid && got[k].top == ran,
                              "trace line names ctx %ld scope %c top %c, expected %ld %c %c",
-                             got[k].ctx, got[k].scope, got[k].top, (long)ctxt, sid, top);
+                             got[k].ctx, got[k].scope, got[k].top, (long)ctxt, sid, ran);
                 }
                 MPI_Allreduce(&lo, &glo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
                 MPI_Allreduce(&hi, &ghi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -406,6 +409,21 @@ static void scope_run(blacs_int ctxt, char scope)
             found = all;
         }
         TU_CHECK(found, "'A' (%ld items) is no single topology's pattern on every process", count);
+        /* and the trace names the letter chosen, the same on every line
+         * and process, whose own pattern this is */
+        int mine = ngot ? got[0].top : 0, named, same = 1;
+        for (int k = 0; k < ngot; k++) same &= got[k].top == mine;
+        MPI_Allreduce(&mine, &named, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        TU_CHECK(same && (!ngot || mine == named), "'A': traced letters differ ('%c', '%c')",
+                 mine, named);
+        TU_CHECK(named && strchr(cand, named), "'A' traced as '%c', not a letter it may choose",
+                 named ? named : '-');
+        if (named && strchr(cand, named)) {
+            gen(p, (char)named, named == 'F' ? np - 1 : 0, 0);
+            int ok = matches(p, me, glo), all;
+            MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            TU_CHECK(all, "'A' traced as '%c' but ran another pattern", named);
+        }
         count = keep;
     }
     free(p);

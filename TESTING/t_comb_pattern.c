@@ -63,6 +63,9 @@ static blacs_int run(char top, int n, blacs_int rd, blacs_int cd, blacs_int ring
     return ctxt;
 }
 
+/* the letter every traced line must name (0: not checked) */
+static char extop;
+
 /* the messages process traces recorded for context ctx (all ranks' files) */
 static void check(const char *what, blacs_int ctxt)
 {
@@ -77,11 +80,14 @@ static void check(const char *what, blacs_int ctxt)
             if (!f) continue;
             while (fgets(line, sizeof line, f)) {
                 long cx, bytes;
-                char sc;
-                int from, to;
-                if (sscanf(line, "%ld %c %d %d %ld", &cx, &sc, &from, &to, &bytes) == 5 &&
-                    cx == (long)ctxt && ng < 4096)
+                char sc, top;
+                int from, to, tag, step;
+                if (sscanf(line, "%ld %c %d %d %ld %d %d %c", &cx, &sc, &from, &to, &bytes, &tag,
+                           &step, &top) == 8 && cx == (long)ctxt && ng < 4096) {
                     got[ng++] = (edge){from, to, bytes};
+                    TU_CHECK(!extop || top == extop, "%s: traced as '%c', ran '%c'", what, top,
+                             extop);
+                }
             }
             fclose(f);
         }
@@ -185,9 +191,12 @@ int main(int argc, char **argv)
         for (int me = p2; me < np; me++) add(me, me - p2, B), add(me - p2, me, B);
         for (int me = 0; me < p2; me++)
             for (int b = 1; b < p2; b <<= 1) add(me, me ^ b, B);
+        extop = 'H';
         check("'H' leave-on-all", run('H', 10, -1, -1, 0));
-        exp_fanin(np - 1, 2, B); /* leave-on-one: the radix-2 tree */
+        exp_fanin(np - 1, 2, B); /* leave-on-one: the radix-2 tree, traced as '1' */
+        extop = '1';
         check("'H' leave-on-one", run('H', 10, 0, np - 1, 0));
+        extop = 0;
     } else if (!strcmp(mode, "mring")) {
         exp_mring(2, 1, B);
         check("'I' to 2", run('I', 10, 0, 2, 0));

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include "tutil.h"
-#include "topo_algs.h" /* bi.h, bi_bcast_datatype */
+#include "core.h" /* bi_bcast_datatype */
 
 /* ---- types ---------------------------------------------------------------- */
 

@@ -7,15 +7,14 @@
  *
  *   bi_topos, bi_ntopos, bi_topo_find  the topology table (SRC/topology.c):
  *                                      TOP letter -> algorithms and cost models
- *   bi_bcast_param, bi_comb_param      the rings/branches a letter means
- *   bi_op_setup                        the element operation of a combine (SRC/ops.c)
- *   bi_bcast_choose, bi_comb_choose    what TOP 'A' picks (SRC/bcast_auto.c, comb_auto.c)
+ *   bi_bcast_param, bi_comb_param      the rings/branches a letter means (topology.c)
+ *   bi_bcast_choose, bi_comb_choose    what TOP 'A' picks (topology.c)
+ *   bi_model_*                         the cost models (SRC/model_bcast.c, model_comb.c)
  *   bi_machine_default                 the machine the models are fed (SRC/machine.c)
+ *   bi_op_setup                        the element operation of a combine (SRC/ops.c)
  */
 #ifndef MODEL_API_H
 #define MODEL_API_H
-#include "bi.h"    /* bi_machine, bi_lin, bi_topo, bi_model_fn, bi_op, BI_SUM, BI_D */
-#include "model.h" /* bi_bcast_param, bi_comb_param, bi_op_setup, bi_machine_default */
-#include "topo_algs.h" /* bi_bcast_choose, bi_comb_choose */
+#include "topology.h" /* the table, parameters, 'A'; model.h (machine, models); core.h (bi_op) */
 
 #endif

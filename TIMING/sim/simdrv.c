@@ -1,7 +1,7 @@
 /*
  * simdrv.c -- the driver of the SimGrid SMPI experiments (make
  * simulate).  Built with smpicc together with the library sources, so the
- * topology table and its cost models (SRC/topo_algs.h) give the
+ * topology table and its cost models (SRC/topology.h, SRC/model.h) give the
  * predictions next to the simulated observations.
  *
  *   simdrv priv
@@ -48,9 +48,7 @@
 #include <string.h>
 #include <mpi.h>
 #include <smpi/smpi.h>
-#include "comb.h"
-#include "topo_algs.h"
-#include "model.h"
+#include "topology.h"
 
 static int me, np;
 
