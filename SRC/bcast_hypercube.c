@@ -2,7 +2,7 @@
  * bcast_hypercube.c -- TOP 'H' (LAWN 73 4.3.2, after van de Geijn) on a
  * power-of-two scope: the process at relative rank x = me XOR root sends to
  * me XOR b for every power of two b > x, nearest node first.  On other
- * scopes 'H' is the 1-branch general tree (the selection step, topology.c,
+ * scopes 'H' is the 1-branch general tree (the plan, plan.c,
  * runs it instead).
  */
 #include "topo_algs.h"

@@ -1,7 +1,7 @@
 /*
  * comb_bidir.c -- TOP 'H': bidirectional exchange (LAWN 73 5.4.2, LAWN 29
  * Version 2) for leave-on-all without the coherence flag; other 'H'
- * combines are the radix-2 tree (the selection step, topology.c, runs it):
+ * combines are the radix-2 tree (the plan, plan.c, runs it):
  * a leave-on-one needs no exchange, and the exchange combines each element
  * on both partners, bitwise coherent only on identical arithmetic.  Np not
  * a power of two: with p2 the largest power of two <= Np, ranks p2.. first

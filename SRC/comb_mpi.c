@@ -2,10 +2,10 @@
  * comb_mpi.c -- TOP ' ': MPI's own reduction on the scope communicator
  * (as the reference): MPI_Reduce to the destination, MPI_Allreduce for
  * leave-on-all.  Only scopes that have one get here, bi_count_agree
- * included; in a row or column that is the whole grid the selection step
- * runs the tree instead (topology.c).  AMX/AMN (and short sums) use commutative user operations,
+ * included; in a row or column that is the whole grid the plan
+ * runs the tree instead (plan.c).  AMX/AMN (and short sums) use commutative user operations,
  * created on first use and freed at BLACS_EXIT, which find their bi_op
- * through an attribute of the datatype (combine.c).
+ * through an attribute of the datatype (ops.c).
  *
  * Element counts must agree across the scope, and MPI does not reliably
  * notice when they do not: MPICH's shared-memory reductions take what each

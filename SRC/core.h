@@ -221,7 +221,7 @@ static inline MPI_Comm bi_scope_comm(const bi_scope *s) { return s->comm; }
  * communicator would be the private one, whose collectives are the 'All'
  * scope's, and MPI matches collectives by call order alone, across scopes
  * (context.c).  Its TOP ' ' operations run the binomial tree instead (the
- * selection step, topology.c), its barrier and BLACS_DEBUG=3 cross-check
+ * plan, plan.c), its barrier and BLACS_DEBUG=3 cross-check
  * go point to point (support.c, debug.c), all on its own message IDs. */
 static inline int bi_scope_has_coll(const bi_scope *s) { return s->comm != MPI_COMM_NULL; }
 static inline int bi_scope_commrank(const bi_scope *s, int k) { return s->base + k * s->stride; }
