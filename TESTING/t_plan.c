@@ -1,0 +1,132 @@
+/*
+ * t_plan.c -- the selection step as a pure function (SRC/plan.c): for calls
+ * described by value, the plan names what runs, with which parameter and
+ * message IDs, and the run-time quantities of 'P', 'Y' and the fan-ins,
+ * before anything moves.  One process; no communication.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "tutil.h"
+#include "bi.h"
+#include "topo_algs.h"
+
+static bi_call_in call(char top, int np, size_t count, size_t isize, int root)
+{
+    bi_call_in in = {.t = bi_topo_find(top), .np = np, .has_coll = 1, .root = root,
+                     .count = count, .isize = isize};
+    return in;
+}
+
+int main(int argc, char **argv)
+{
+    tu_init(&argc, &argv);
+    const bi_machine *m = bi_machine_default();
+    bi_call_in in;
+    bi_plan p;
+
+    /* 'I': its own algorithm, one ID, nothing to fall back to */
+    in = call('I', 5, 100, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_iring && p.top == 'I' && p.ntags == 1 && p.first == 0 && !p.mpi,
+             "'I': run %p top '%c' ntags %d", (void *)p.run, p.top, p.ntags);
+
+    /* 'H' on a power of two: the hypercube, one of its two IDs */
+    in = call('H', 8, 100, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_hypercube && p.top == 'H' && p.ntags == 1 && p.first == 0,
+             "'H' on 8: top '%c' ntags %d first %d", p.top, p.ntags, p.first);
+    /* off a power of two: the radix-2 tree on the second ID, named '1' */
+    in = call('H', 6, 100, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_tree && p.top == '1' && p.param == 1 && p.ntags == 2 &&
+                 p.first == 1,
+             "'H' on 6: top '%c' param %d ntags %d first %d", p.top, p.param, p.ntags, p.first);
+
+    /* 'C' too short to fill its blocks: the tree; long enough: itself */
+    in = call('C', 8, 8, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_tree && p.top == '1' && p.param == 1 && p.ntags == 2,
+             "'C' short: top '%c' ntags %d", p.top, p.ntags);
+    in = call('C', 8, 1000, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_scatcol && p.top == 'C', "'C' long: top '%c'", p.top);
+
+    /* ' ': MPI's collective, no ID; without collectives of its own the tree */
+    in = call(' ', 4, 100, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.ntags == 0, "' ': mpi %d ntags %d", p.mpi,
+             p.ntags);
+    in.has_coll = 0;
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_tree && !p.mpi && p.top == '1' && p.ntags == 1,
+             "' ' whole-grid row: top '%c' mpi %d ntags %d", p.top, p.mpi, p.ntags);
+
+    /* one process: nothing to run, no ID, except MPI's own collective */
+    in = call('I', 1, 100, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(!p.run && p.ntags == 0, "'I' on 1 process runs something");
+    in = call(' ', 1, 100, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_mpi, "' ' on 1 process is not MPI's");
+
+    /* 'A': a letter of its own choosing, named, with two IDs */
+    for (size_t n = 1; n <= 1000000; n *= 100) {
+        in = call('A', 16, n, 8, 0);
+        p = bi_bcast_plan(&in, m);
+        int par = 0;
+        const bi_topo *c = bi_bcast_choose(16, (double)n * 8, &par);
+        TU_CHECK(p.top != 'A' && p.ntags == 2 && p.run == c->bcast && p.top == c->top &&
+                     p.param == par,
+                 "'A' on %zu doubles: top '%c', the models pick '%c'", n, p.top, c->top);
+    }
+
+    /* 'P': the segments fixed in the plan, as the model has them */
+    in = call('P', 9, 100000, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_pipe && p.nseg == bi_pipe_nseg(m, 9, 100000, 8) && p.nseg > 1,
+             "'P': %zu segments", p.nseg);
+
+    /* combines: 'H' exchanges only for leave-on-all without coherence */
+    in = call('H', 8, 100, 8, -1);
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.run == bi_comb_bidir && p.top == 'H', "'H' leave-on-all: top '%c'", p.top);
+    in.coherent = 1;
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.run == bi_comb_tree && p.top == '1' && p.param == 1, "'H' coherent: top '%c'",
+             p.top);
+    in = call('H', 8, 100, 8, 3);
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.run == bi_comb_tree && p.top == '1' && p.ntags == 2, "'H' leave-on-one: '%c'",
+             p.top);
+
+    /* repeatable ' ' whose order matters: agree on the count, then a
+     * fixed-order letter the models pick (never 'H'); integers stay MPI's */
+    in = call(' ', 8, 100000, 8, -1);
+    in.repeat = 1;
+    in.ordered = 1;
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.agree && !p.mpi && p.run && strchr("1RBY", p.top) && p.ntags == 2 && p.param == 1,
+             "repeatable ' ': agree %d top '%c'", p.agree, p.top);
+    in.ordered = 0;
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(!p.agree && p.mpi && p.run == bi_comb_mpi, "repeatable integer ' ' left MPI");
+
+    /* 'Y': halvings in the plan; a coherent leave-on-all halves all the way */
+    in = call('Y', 16, 100000, 8, 0);
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.run == bi_comb_hybrid && p.halve == bi_comb_hybrid_halvings(m, 16, 800000.0),
+             "'Y': %d halvings", p.halve);
+    in.root = -1;
+    in.coherent = 1;
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.halve == -1, "'Y' coherent leave-on-all: %d halvings", p.halve);
+
+    /* 'A' for combines: the letter the models pick, parameter 1 */
+    in = call('A', 16, 1000, 8, -1);
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.top == bi_comb_choose(m, 16, 8000.0, 1, 0) && p.param == 1 && p.ntags == 2,
+             "combine 'A': top '%c'", p.top);
+    /* every plan carries the fan-in threshold of the machine */
+    TU_CHECK(p.serial == bi_serial_bytes(m), "serial bytes %g", p.serial);
+    return tu_finish();
+}
