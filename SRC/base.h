@@ -13,7 +13,7 @@
  *                  topology.c: the TOP table, parameters, 'A'   (topology.h)
  *   algorithms     bcast_*.c, comb_*.c                          (topo_algs.h, comb.h)
  *   core           debug.c, context.c, stats.c, check.c, transport.c, wait.c,
- *                  msgid.c, buffer.c, ops.c, shape.c, typekeep.c,
+ *                  msgid.c, buffer.c, ops.c, optype.c, shape.c, typekeep.c,
  *                  count.c, watch.c                             (core.h)
  *   models         model_bcast.c, model_comb.c, machine.c       (model.h)
  *   ground         error.c, env.c, global.c, atexit.c           (base.h)
