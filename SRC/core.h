@@ -164,6 +164,8 @@ void bi_check_exit(Int ctxt);
  * bi_wait_text, base.h) goes into reports.  An MPI error stops the job
  * (BI_MPI), so it returns MPI_SUCCESS. */
 int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t bytes);
+/* waits for a send at most limit seconds; returns the seconds waited */
+double bi_wait_bounded(MPI_Request *r, double limit);
 /* report a hang (what we wait in, what completed last) and stop the job */
 BI_NORETURN void bi_hang(char dir, int peer, int tag, size_t bytes, double waited);
 /* stats.c: BLACS_STATS=1, per-routine statistics of the calls completed
@@ -315,6 +317,10 @@ typedef struct {
     size_t nseg;       /* 'P': segments */
     int halve;         /* 'Y': halving steps before whole-vector ones (-1: all) */
     double serial;     /* fan-ins: bytes from which contributions come one at a time */
+    /* broadcast source: how long (seconds) it may wait for one send before
+     * posting the next, ord_a + ord_b * bytes, ord_cap in all (transport.c);
+     * ord_cap 0: every send posted at once */
+    double ord_a, ord_b, ord_cap;
 } bi_plan;
 
 struct bi_coll {
@@ -335,6 +341,8 @@ struct bi_coll {
     bi_reqs reqs;      /* sends posted from buf, waited or queued by the caller */
     bi_buf *owner;     /* buffer holding buf if it is a BLACS buffer, else NULL */
     int step;          /* trace: sends so far in this operation */
+    size_t lastbytes;  /* the latest send's length (the source's order) */
+    double ordspent;   /* seconds the source has waited for its order */
 };
 
 #define BI_ANY (-1)

@@ -10,6 +10,9 @@
  *   BLACS_BETA         us per byte sent (T_c and T_s)            (1e-4: 10 GB/s)
  *   BLACS_GAMMA        us per byte combined                      (2.5e-4)
  *   BLACS_MEMCPY_BETA  us per byte copied (T_m)                  (5e-5: 20 GB/s)
+ * and, not a machine parameter but a bound the plans take from here:
+ *   BLACS_SOURCE_WAIT  us a broadcast source may wait in all for its sends
+ *                      to go out in order (transport.c), 0: never  (1000)
  */
 #include <math.h>
 #include <stdlib.h>
@@ -63,6 +66,13 @@ double bi_pipe_segment(void)
         seg = bi_env_number("BLACS_PIPE_SEGMENT", 0, 0, HUGE_VAL, 0);
     }
     return seg;
+}
+
+double bi_source_wait(void)
+{
+    static double v = -1;
+    if (v < 0) v = bi_env_number("BLACS_SOURCE_WAIT", 1000, 0, 1e7, 0);
+    return v;
 }
 
 double bi_comb_nshort(void)

@@ -69,6 +69,11 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
                        ? -1 /* coherent leave-on-all halves all the way (= 'R') */
                        : bi_comb_hybrid_halvings(m, in->np, (double)(in->count * in->isize));
     p->serial = bi_serial_bytes(m);
+    if (bcast) { /* the source's order: 8 times the model's T_c, plus 20 us, per send */
+        p->ord_cap = 1e-6 * bi_source_wait();
+        p->ord_a = 1e-6 * (8 * m->tc.a + 20);
+        p->ord_b = 1e-6 * 8 * m->tc.b;
+    }
 }
 
 bi_plan bi_bcast_plan(const bi_call_in *in, const bi_machine *m)

@@ -76,27 +76,45 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
     c->step++;
 }
 
-/* Sends of collective operations.  bi_isend posts at once and never waits:
- * the broadcast source (and any process that only sends) returns without
- * depending on its receivers whatever the machine parameters, which LAWN 73
- * 4.1 allows ("as long as we use locally-blocking point to point sends, the
- * broadcast/send will be locally blocking").
+/* Sends of collective operations.  bi_isend posts and never waits for
+ * long: the broadcast source (and any process that only sends) returns
+ * without depending on its receivers whatever the machine parameters,
+ * which LAWN 73 4.1 allows ("as long as we use locally-blocking point to
+ * point sends, the broadcast/send will be locally blocking").
+ *   The source keeps its sends in order all the same (source_order): a send
+ * posted while the one before is in flight shares the source's link with it
+ * (SMPI's and TCP's fair sharing), so the first receiver -- the split
+ * ring's +1 neighbour, the tree's child with the deepest subtree -- would
+ * get its data late and pass it on late.  So before posting the next send
+ * the source waits for the previous one, at most what the model says that
+ * send takes, times 8 plus 20 us (plan.ord_a, ord_b), and at most
+ * BLACS_SOURCE_WAIT in all (plan.ord_cap): when the receivers are there the
+ * sends go out one after the other as LAWN 73's models assume; when one is
+ * not, the source posts the rest after that bound and returns.  Sends that
+ * complete at once (eager, buffered by MPI) cost no wait.
  *   bi_fwd is for a process passing data on to several others (a tree's
  * interior node, every process of a leave-on-all combine's final
  * broadcast): it waits for its previous send before posting the next, as
  * LAWN 73's models do (each child starts T_c after the one before, 4.3.2,
- * 5.4.1).  Posted together, the sends share the process's link and the
- * first child -- the one with the deepest subtree -- gets its data last.
- * The wait is allowed there because such a process is inside a
+ * 5.4.1).  The wait is unbounded there because such a process is inside a
  * globally-blocking call (a broadcast/receive, a combine: LAWN 73 4.1 and
  * 5.1): no process may count on leaving one before every process of the
  * scope has called it.  The source of a broadcast (scope rank c->root) is
- * the one process outside that rule, so bi_fwd never waits there: its
- * sends go out together. */
+ * the one process outside that rule: it keeps the bounded order. */
+static void source_order(bi_coll *c)
+{
+    if (!c->reqs.n || c->me != c->root || c->op || c->ordspent >= c->plan.ord_cap) return;
+    double lim = c->plan.ord_a + c->plan.ord_b * (double)c->lastbytes;
+    if (lim > c->plan.ord_cap - c->ordspent) lim = c->plan.ord_cap - c->ordspent;
+    c->ordspent += bi_wait_bounded(&c->reqs.r[c->reqs.n - 1], lim);
+}
+
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
+    source_order(c);
     grow(&c->reqs);
     traced(c, to, items, tag);
+    c->lastbytes = items * c->isize;
     bi_mpicount k = bi_mpicount_of(items, c->dt);
     BI_MPI(MPI_Isend(p, k.n, k.dt, bi_scope_commrank(c->sc, to), tag,
                            c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");

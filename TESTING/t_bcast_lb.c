@@ -13,9 +13,17 @@
  *             message after its broadcast/send, and the receivers take it
  *             before their broadcast/receive.  A source that waits for its
  *             receivers at all hangs.
+ *   order=before|after  only this: the split ring 'S', whose source sends
+ *             to column 1 (+1) and then to column 2 (-1).  Column 2, once it
+ *             has its data, tells column 1 (MPI_COMM_WORLD, tag 99); column
+ *             1 looks for that word for 0.5 s before it posts its receive.
+ *             "before": column 2 had its data first (the source did not keep
+ *             its order for a receiver that was not there: BLACS_SOURCE_WAIT
+ *             0, or its bound spent); "after": the source waited for its
+ *             first send before posting the second (a bound past 0.5 s).
  * A hang is a failure by the runner's timeout (TESTING/run_tests.sh); every
  * received vector is checked element by element.
- *   t_bcast_lb [children=TOPS] [source=TOPS] [n=N]
+ *   t_bcast_lb [children=TOPS] [source=TOPS] [n=N] [order=before|after]
  */
 #include "tutil.h"
 
@@ -35,13 +43,15 @@ static void fill(double *a, long n, int k)
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
-    const char *kids = "FS123T", *srcs = "IDSMHFT123P";
+    const char *kids = "FS123T", *srcs = "IDSMHFT123P", *order = NULL;
     long n = 100000;
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "children=", 9)) kids = argv[i] + 9;
         else if (!strncmp(argv[i], "source=", 7)) srcs = argv[i] + 7;
         else if (!strncmp(argv[i], "n=", 2)) n = atol(argv[i] + 2);
+        else if (!strncmp(argv[i], "order=", 6)) order = argv[i] + 6;
     }
+    if (order) kids = srcs = "";
     blacs_int me, np, ctxt, nr, nc, r, c;
     Cblacs_pinfo(&me, &np);
     Cblacs_get(0, 0, &ctxt);
@@ -87,6 +97,33 @@ int main(int argc, char **argv)
                 Cdgebr2d(ctxt, "R", top, (blacs_int)n, 1, a, (blacs_int)n, 0, 0);
                 TU_CHECK(check(a, n, k) == 0, "TOP '%c', source sending on first", *t);
                 TU_CHECK(tok[0] == 7, "token from the source");
+            }
+        }
+        if (order) {
+            int got = 0, word = 0;
+            blacs_int pcol1 = Cblacs_pnum(ctxt, 0, 1), pcol2 = Cblacs_pnum(ctxt, 0, 2);
+            if (c == 0) {
+                fill(a, n, 5);
+                Cdgebs2d(ctxt, "R", "S", (blacs_int)n, 1, a, (blacs_int)n);
+                a[0] = -1;
+            } else if (c == 1) {
+                double t0 = MPI_Wtime();
+                while (!got && MPI_Wtime() - t0 < 0.5)
+                    MPI_Iprobe((int)pcol2, 99, MPI_COMM_WORLD, &got, MPI_STATUS_IGNORE);
+                memset(a, 0, (size_t)n * sizeof *a);
+                Cdgebr2d(ctxt, "R", "S", (blacs_int)n, 1, a, (blacs_int)n, 0, 0);
+                TU_CHECK(check(a, n, 5) == 0, "TOP 'S', column 1");
+                MPI_Recv(&word, 1, MPI_INT, (int)pcol2, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                TU_CHECK(word == 2, "the word from column 2");
+                const char *seen = got ? "before" : "after";
+                TU_CHECK(!strcmp(seen, order), "column 2 had its data %s column 1 posted its "
+                         "receive, where %s was expected", seen, order);
+            } else {
+                memset(a, 0, (size_t)n * sizeof *a);
+                Cdgebr2d(ctxt, "R", "S", (blacs_int)n, 1, a, (blacs_int)n, 0, 0);
+                TU_CHECK(check(a, n, 5) == 0, "TOP 'S', column 2");
+                word = 2;
+                MPI_Send(&word, 1, MPI_INT, (int)pcol1, 99, MPI_COMM_WORLD);
             }
         }
         free(a);
