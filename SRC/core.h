@@ -164,8 +164,9 @@ void bi_check_exit(Int ctxt);
  * bi_wait_text, base.h) goes into reports.  An MPI error stops the job
  * (BI_MPI), so it returns MPI_SUCCESS. */
 int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t bytes);
-/* waits for a send at most limit seconds; returns the seconds waited */
-double bi_wait_bounded(MPI_Request *r, double limit);
+/* waits for a send at most limit seconds: whether it completed, and the
+ * seconds waited */
+int bi_wait_bounded(MPI_Request *r, double limit, double *waited);
 /* report a hang (what we wait in, what completed last) and stop the job */
 BI_NORETURN void bi_hang(char dir, int peer, int tag, size_t bytes, double waited);
 /* stats.c: BLACS_STATS=1, per-routine statistics of the calls completed

@@ -90,8 +90,9 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * send takes, times 8 plus 20 us (plan.ord_a, ord_b), and at most
  * BLACS_SOURCE_WAIT in all (plan.ord_cap): when the receivers are there the
  * sends go out one after the other as LAWN 73's models assume; when one is
- * not, the source posts the rest after that bound and returns.  Sends that
- * complete at once (eager, buffered by MPI) cost no wait.
+ * not (its bound passes), the source posts the rest at once and returns, so
+ * a missing receiver costs it one bound.  Sends that complete at once
+ * (eager, buffered by MPI) cost no wait.
  *   bi_fwd is for a process passing data on to several others (a tree's
  * interior node, every process of a leave-on-all combine's final
  * broadcast): it waits for its previous send before posting the next, as
@@ -106,7 +107,9 @@ static void source_order(bi_coll *c)
     if (!c->reqs.n || c->me != c->root || c->op || c->ordspent >= c->plan.ord_cap) return;
     double lim = c->plan.ord_a + c->plan.ord_b * (double)c->lastbytes;
     if (lim > c->plan.ord_cap - c->ordspent) lim = c->plan.ord_cap - c->ordspent;
-    c->ordspent += bi_wait_bounded(&c->reqs.r[c->reqs.n - 1], lim);
+    double w;
+    if (bi_wait_bounded(&c->reqs.r[c->reqs.n - 1], lim, &w)) c->ordspent += w;
+    else c->ordspent = c->plan.ord_cap; /* a receiver not there: the rest go at once */
 }
 
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)

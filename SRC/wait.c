@@ -59,8 +59,8 @@ int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t 
  * that is not there.  Under SimGrid's SMPI simulated time moves only while
  * every rank waits, so the poll naps between tests (nanosleep is SMPI's
  * there), for a 256th of what has passed: completion is seen at most 0.4%
- * late. */
-double bi_wait_bounded(MPI_Request *r, double limit)
+ * late.  Returns whether the send completed; *waited the seconds spent. */
+int bi_wait_bounded(MPI_Request *r, double limit, double *waited)
 {
     const double t0 = MPI_Wtime();
     double w = 0;
@@ -77,5 +77,6 @@ double bi_wait_bounded(MPI_Request *r, double limit)
     }
     w = MPI_Wtime() - t0;
     if (bi_g.stats) bi_cur.twait += w;
-    return w;
+    *waited = w;
+    return done;
 }
