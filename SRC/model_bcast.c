@@ -47,19 +47,18 @@ double bi_model_bcast_mring(const bi_machine *m, int np, double bytes, int param
     return t;
 }
 
-/* The source posts its N_b (H_t-1) + N_is sends (LAWN 73 4.3.2) together
- * (it does not wait), so on a shared link every child of the source has
- * its data after all of the source's bytes, T_c + (sends - 1) n beta.
- * Below, each process forwards one child after the other, as the paper
- * has it: its k-th child (from 0, furthest first) has the data k T_s + T_c
- * after it.  The time is that of the last process to receive, found by
- * walking the schedule of bi_bcast_tree: a subtree that Np does not cut is
- * the same at every node of its level (sub[], one value per level), so only
- * the nodes along the cut are visited, O(N_b log^2 Np).  (The paper's
- * closed form, (H_t - 1) ((N_b - 1) T_s + T_c) below the source, takes every
- * level as full and overestimates a tree that Np cuts: 9 T_c against 7 for
- * N_b = 8 on 16 processes.)  The source returns after posting its sends and
- * copying A (T_m). */
+/* Every process, the source included, sends to its children one after the
+ * other, as the paper has it (LAWN 73 4.3.2): its k-th child (from 0,
+ * furthest first) has the data k T_s + T_c after it.  (The source keeps
+ * that order with bounded waits, transport.c; forwarders wait outright.)
+ * The time is that of the last process to receive, found by walking the
+ * schedule of bi_bcast_tree: a subtree that Np does not cut is the same at
+ * every node of its level (sub[], one value per level), so only the nodes
+ * along the cut are visited, O(N_b log^2 Np).  (The paper's closed form,
+ * (H_t - 1) ((N_b - 1) T_s + T_c), takes every level as full and
+ * overestimates a tree that Np cuts: 9 T_c against 7 for N_b = 8 on 16
+ * processes.)  The source returns after copying A (T_m), waiting for each
+ * send but the last (T_s each) and posting the last. */
 typedef struct {
     long np, r;
     double ts, tc, sub[64]; /* sub[h]: an uncut subtree below a process of level r^h */
@@ -101,17 +100,17 @@ double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param,
             }
         w.sub[h] = t;
     }
-    /* the source's children: all at once, after all of its bytes */
+    /* the source's children, one after the other like everyone's */
     long sends = 0;
     double t = 0;
     int h = h0;
     for (long i = i0; i >= 1; i /= w.r, h--)
         for (long j = 1; j < w.r && j * i < np; j++, sends++) {
-            double v = subtree(&w, j * i, i, h);
+            double v = (double)sends * w.ts + w.tc + subtree(&w, j * i, i, h);
             if (v > t) t = v;
         }
-    if (root) *root = (double)sends * m->ts.a + bytes * m->tm.b;
-    return w.tc + (double)(sends - 1) * bytes * m->tc.b + t;
+    if (root) *root = (double)(sends - 1) * w.ts + m->ts.a + bytes * m->tm.b;
+    return t;
 }
 
 /* a power-of-two hypercube is the binomial tree: its model (LAWN 73 4.3.2) */
