@@ -17,9 +17,15 @@
  *     taken modulo Np, so a run may wrap and go as two messages.
  *   the source (relative rank 0) holds every block from the start: in the
  *     collect it sends what its partner of each step needs and receives
- *     nothing, and no one sends to it, so it posts all its sends at once
- *     and returns without waiting for its receivers (a broadcast/send is
- *     locally blocking, LAWN 73 4.1).
+ *     nothing, and no one sends to it.
+ *   Every process posts a send only when its previous one is done (bi_fwd):
+ *     sends posted together share the sender's link, and the one on the
+ *     critical path (the next holder's half of the scatter, this step's
+ *     blocks) arrives late -- 18% over the model at 10^5 doubles on 16
+ *     simulated processes, within 0.1% in order.  The source keeps that
+ *     order with bounded waits and never waits for a receiver that is not
+ *     there (transport.c); the others are inside a globally-blocking call
+ *     and every receive of a step is posted before its sender waits.
  * Time about 2 ceil(log2 Np) alpha + 2 (Np-1)/Np n beta.  Empty runs (fewer
  * items than processes) are not sent; both sides skip the same ones.
  * Vectors shorter than BI_SCATCOL_MIN bytes per process (16: the largest
@@ -62,7 +68,7 @@ void bi_bcast_scatcol(bi_coll *c)
         int m = lo + (hi - lo + 1) / 2;
         if (v < m) {
             if (v == lo && runs(c, m, hi - m, off, len))
-                bi_isend(c, absrank(c, m), c->buf + off[0] * c->isize, len[0], c->tag);
+                bi_fwd(c, absrank(c, m), c->buf + off[0] * c->isize, len[0], c->tag);
             hi = m;
         } else {
             if (v == m && runs(c, m, hi - m, off, len))
@@ -71,10 +77,7 @@ void bi_bcast_scatcol(bi_coll *c)
         }
     }
     /* collect: the source holds every block already, so it only sends its
-     * share of each step and receives nothing; nobody sends to it.  Its
-     * sends are all posted here, without a wait, so it returns as soon as
-     * they are (locally blocking, LAWN 73 4.1), and what the receivers wait
-     * for from it is on its way whatever the source does next. */
+     * share of each step and receives nothing; nobody sends to it */
     for (int d = 1; d < np; d *= 2) {
         MPI_Request rq[2];
         size_t rlen[2];
@@ -91,7 +94,7 @@ void bi_bcast_scatcol(bi_coll *c)
             rq[i] = bi_irecv(c, absrank(c, from), c->buf + off[i] * c->isize, rlen[i], c->tag + 1);
         int ns = to == 0 ? 0 : runs(c, sfirst, nb, off, len);
         for (int i = 0; i < ns; i++)
-            bi_isend(c, absrank(c, to), c->buf + off[i] * c->isize, len[i], c->tag + 1);
+            bi_fwd(c, absrank(c, to), c->buf + off[i] * c->isize, len[i], c->tag + 1);
         for (int i = 0; i < nrq; i++) bi_irecv_wait(c, &rq[i], absrank(c, from), rlen[i], c->tag + 1);
     }
 }
