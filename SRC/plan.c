@@ -29,7 +29,10 @@
  *     pick for its length ('H' then being the tree); as that depends on
  *     M*N, the scope first agrees on the count (plan.agree).
  *   - what the chosen algorithm needs at run time: the segments of 'P', the
- *     halvings of 'Y', when a fan-in takes its contributions one at a time.
+ *     halvings of 'Y', when a fan-in takes its contributions one at a time,
+ *     and for a broadcast how long its source may wait for each send before
+ *     posting the next (8 T_c of the send + 20 us) and in all
+ *     (BLACS_SOURCE_WAIT): the source's order, transport.c.
  * plan.top is the letter of what runs in the end, for broadcasts and
  * combines alike: message traces (BLACS_TRACE) and hang and long-wait
  * reports name it beside the letter the program passed.
