@@ -315,7 +315,7 @@ typedef struct {
     int ntags, first;  /* message IDs reserved, and which of them the algorithm starts at */
     int agree;         /* the scope agrees on the element count first (repeatable ' ') */
     int mpi;           /* run is MPI's collective on the scope communicator (TOP ' ') */
-    size_t nseg;       /* 'P': segments */
+    size_t nseg;       /* 'P': segments; 'I' 'D' 'S' 'M': pieces (0: one) */
     int halve;         /* 'Y': halving steps before whole-vector ones (-1: all) */
     double serial;     /* fan-ins: bytes from which contributions come one at a time */
     /* broadcast source: how long (seconds) it may wait for one send before

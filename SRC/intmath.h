@@ -26,5 +26,12 @@ static inline int bi_npaths(int nr, int np)
     if (nr > np - 1) nr = np - 1;
     return nr < 1 ? 1 : nr;
 }
+/* hops of the longest of those paths (the first (np-1) mod |nr| are one
+ * longer): ceil((np-1)/|nr|) */
+static inline int bi_paths_longest(int nr, int np)
+{
+    nr = bi_npaths(nr, np);
+    return (np - 1 + nr - 1) / nr;
+}
 
 #endif

@@ -2,7 +2,7 @@
  * model.h -- the model layer (see base.h): the machine the cost models are
  * fed (machine.c), the cost model of every topology (model_bcast.c,
  * model_comb.c: LAWN 73 table 9, 4.3, 5.4; LAWN 29; the slides), and the
- * run-time quantities a plan takes from them (segments of 'P', halvings of
+ * run-time quantities a plan takes from them (pieces of the rings, segments of 'P', halvings of
  * 'Y', when a fan-in receives one contribution at a time).  Pure functions:
  * no MPI, no library state, nothing above the ground layer.  The selection
  * step (topology.c, plan.c) and TIMING's analysis call them; no algorithm
@@ -55,6 +55,10 @@ double bi_model_bcast_mpi(const bi_machine *m, int np, double bytes, int param, 
 double bi_model_bcast_ring(const bi_machine *m, int np, double bytes, int param, double *root);
 double bi_model_bcast_sring(const bi_machine *m, int np, double bytes, int param, double *root);
 double bi_model_bcast_mring(const bi_machine *m, int np, double bytes, int param, double *root);
+double bi_model_bcast_fully(const bi_machine *m, int np, double bytes, int param, double *root);
+/* the multipath broadcast ('I', 'D', 'M', 'F'; the multiring combine's way
+ * back) of |nr| paths with the vector in k pieces */
+double bi_model_paths(const bi_machine *m, int np, double bytes, int nr, double k, double *root);
 double bi_model_bcast_hcube(const bi_machine *m, int np, double bytes, int param, double *root);
 double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param, double *root);
 double bi_model_bcast_scatcol(const bi_machine *m, int np, double bytes, int param, double *root);
@@ -64,6 +68,12 @@ int bi_bcast_scatcol_short(int np, double bytes);
 /* segments of the pipelined ring 'P' for count items of isize bytes:
  * BLACS_PIPE_SEGMENT bytes if set, else the model optimum */
 size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize);
+/* pieces of the rings 'I', 'D', 'S', 'M' for count items of isize bytes
+ * along a longest path of hops hops: BLACS_PIPE_SEGMENT bytes if set, else
+ * the model optimum (as for 'P') with pieces of BI_RING_MINPIECE bytes at
+ * least, so that a short vector is one message */
+#define BI_RING_MINPIECE 8192
+size_t bi_ring_nseg(const bi_machine *m, int hops, size_t count, size_t isize);
 
 /* ---- combines (model_comb.c) ----------------------------------------------
  * each returns the leave-on-all time and stores the leave-on-one time of the

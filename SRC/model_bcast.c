@@ -1,8 +1,8 @@
 /*
  * model_bcast.c -- the cost models of the broadcast topologies (LAWN 73
- * table 9, 4.3; the slides and Watts for 'C' and 'P'), and the quantities
- * derived from them that a broadcast's plan fixes before it runs: the
- * segments of the pipelined ring, whether a vector is too short for
+ * table 9, 4.3; the slides and Watts for 'C', 'P' and the rings' pieces),
+ * and the quantities derived from them that a broadcast's plan fixes before
+ * it runs: the pieces of the rings and the segments of 'P', whether a vector is too short for
  * scatter/collect.  Pure functions of the machine (machine.c), the scope
  * size and the length: no MPI, no state.  The selection step (plan.c) and
  * TIMING's analysis call them; no algorithm does.
@@ -12,39 +12,72 @@
 
 /* ---- cost models (LAWN 73 table 9 and 4.3.1) ---------------------------- */
 
-/* unidirectional ring: source T_s, last process (Np-1) T_c */
+/* The rings forward long vectors in k pieces (bcast_ring.c): a process
+ * passes piece j on while piece j+1 arrives, so a path of L hops delivers
+ * its last byte after (L - 1 + k) T_c(n/k) rather than L T_c(n), and the
+ * source, which posts k sends per path, spends k T_s(n/k) on each path.
+ * k = 1 (short vectors) gives LAWN 73 table 9's formulas back.  k is the
+ * one the plan takes (bi_ring_nseg, for the longest path). */
+static double ring_k(const bi_machine *m, int hops, double bytes)
+{
+    return (double)bi_ring_nseg(m, hops, bytes > 0 ? (size_t)bytes : 0, 1);
+}
+
+/* unidirectional ring: source k T_s(n/k), last process (Np-2+k) T_c(n/k) */
 double bi_model_bcast_ring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     (void)param;
-    if (root) *root = np > 1 ? bi_ts(m, bytes) : 0;
-    return np > 1 ? (np - 1) * bi_tc(m, bytes) : 0;
+    if (np < 2) return bi_model_none(root);
+    double k = ring_k(m, np - 1, bytes);
+    if (root) *root = k * bi_ts(m, bytes / k);
+    return (np - 2 + k) * bi_tc(m, bytes / k);
 }
 
-/* split ring: source 2 T_s, longest wait about floor(Np/2) T_c */
+/* split ring: the source sends its k pieces up, then (Np > 2) k down; up
+ * floor(Np/2) hops, down Np-1-floor(Np/2) after the source's k T_s(n/k) */
 double bi_model_bcast_sring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     (void)param;
     if (np < 2) return bi_model_none(root);
-    int half = np / 2;
-    double up = half * bi_tc(m, bytes), down = bi_ts(m, bytes) + (np - 1 - half) * bi_tc(m, bytes);
-    if (root) *root = (np > 2 ? 2 : 1) * bi_ts(m, bytes);
-    return np > 2 && down > up ? down : up;
+    int half = np / 2, low = np - 1 - half;
+    double k = ring_k(m, half, bytes), tc = bi_tc(m, bytes / k), ts = bi_ts(m, bytes / k);
+    double up = (half - 1 + k) * tc, down = k * ts + (low - 1 + k) * tc;
+    if (root) *root = (np > 2 ? 2 : 1) * k * ts;
+    return low > 0 && down > up ? down : up;
 }
 
-/* multiring: source N_r T_s; the last of equal rings waits
- * ((Np-1)/N_r) T_c + (N_r-1) T_s, the last long ring
- * ceil((Np-1)/N_r) T_c + ((Np-1) mod N_r - 1) T_s; we take the larger. */
+/* the multipath broadcast of |nr| paths in k pieces: path i (nearest first)
+ * starts after the source's i k T_s(n/k) and takes (L_i - 1 + k) T_c(n/k);
+ * the slowest is the last long path or the last one.  Source nr k T_s(n/k).
+ * With k = 1: the last of equal rings waits ((Np-1)/N_r) T_c + (N_r-1) T_s,
+ * the last long ring ceil((Np-1)/N_r) T_c + ((Np-1) mod N_r - 1) T_s
+ * (LAWN 73 table 9). */
+double bi_model_paths(const bi_machine *m, int np, double bytes, int nr, double k, double *root)
+{
+    if (np < 2) return bi_model_none(root);
+    nr = bi_npaths(nr, np);
+    int len = (np - 1) / nr, nlong = (np - 1) % nr;
+    double tc = bi_tc(m, bytes / k), ts = bi_ts(m, bytes / k);
+    double t = (nr - 1) * k * ts + (len - 1 + k) * tc;
+    if (nlong) {
+        double tl = (nlong - 1) * k * ts + (len + k) * tc;
+        if (tl > t) t = tl;
+    }
+    if (root) *root = nr * k * ts;
+    return t;
+}
+
+/* multiring 'M': pieces for its longest path */
 double bi_model_bcast_mring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
     if (np < 2) return bi_model_none(root);
-    int nr = bi_npaths(param, np), len = (np - 1) / nr, nlong = (np - 1) % nr;
-    double t = (nr - 1) * bi_ts(m, bytes) + len * bi_tc(m, bytes);
-    if (nlong) {
-        double tl = (nlong - 1) * bi_ts(m, bytes) + (len + 1) * bi_tc(m, bytes);
-        if (tl > t) t = tl;
-    }
-    if (root) *root = nr * bi_ts(m, bytes);
-    return t;
+    return bi_model_paths(m, np, bytes, param, ring_k(m, bi_paths_longest(param, np), bytes), root);
+}
+
+/* fully connected 'F': Np-1 paths of one hop, nothing to pipeline */
+double bi_model_bcast_fully(const bi_machine *m, int np, double bytes, int param, double *root)
+{
+    return bi_model_paths(m, np, bytes, param, 1, root);
 }
 
 /* Every process, the source included, sends to its children one after the
@@ -155,18 +188,40 @@ double bi_model_bcast_mpi(const bi_machine *m, int np, double bytes, int param, 
 
 #define PIPE_MAXSEG 4096
 
-size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
+/* Pieces (segments) of a vector of count items of isize bytes sent down a
+ * path of hops hops, each process passing piece j on while piece j+1
+ * arrives: ceil(bytes / BLACS_PIPE_SEGMENT) if that is set, else the k that
+ * minimises (hops-1+k)(alpha + n beta/k), k = sqrt((hops-1) n beta / alpha)
+ * (Watts' k_i), rounded, and no more than leave minbytes a piece.  At most
+ * PIPE_MAXSEG and count pieces, at least one. */
+static size_t nseg(const bi_machine *m, int hops, size_t count, size_t isize, double minbytes)
 {
     const double seg = bi_pipe_segment();
     double n = (double)count * (double)isize, k;
     if (seg > 0) k = ceil(n / seg);
-    else if (np <= 2 || n <= 0) k = 1;
-    else if (m->tc.a <= 0) k = PIPE_MAXSEG;
-    else k = floor(sqrt((np - 2) * n * m->tc.b / m->tc.a) + 0.5);
+    else if (hops <= 1 || n <= 0) k = 1;
+    else {
+        k = m->tc.a <= 0 ? PIPE_MAXSEG : floor(sqrt((hops - 1) * n * m->tc.b / m->tc.a) + 0.5);
+        if (minbytes > 0 && k > floor(n / minbytes)) k = floor(n / minbytes);
+    }
     if (k > PIPE_MAXSEG) k = PIPE_MAXSEG;
     if (k > (double)count) k = (double)count;
     return k < 1 ? 1 : (size_t)k;
 }
+
+/* 'P' cuts the whole increasing ring, Np-1 hops, down to single items */
+size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
+{
+    return nseg(m, np - 1, count, isize, 0);
+}
+
+/* 'I', 'D', 'S', 'M': no piece under BI_RING_MINPIECE bytes, so a short
+ * vector is one message, as in the reference */
+size_t bi_ring_nseg(const bi_machine *m, int hops, size_t count, size_t isize)
+{
+    return nseg(m, hops, count, isize, BI_RING_MINPIECE);
+}
+
 /* (Np-2+k)(alpha + n beta/k) with the k the algorithm uses; the root posts
  * k sends of n/k bytes */
 double bi_model_bcast_pipe(const bi_machine *m, int np, double bytes, int param, double *root)

@@ -113,7 +113,7 @@ double bi_model_comb_mring(const bi_machine *m, int np, double bytes, int param,
     double step = bi_tc(m, bytes) + bi_to(m, bytes);
     double one = bi_model_fanin(m, bytes, a, (L - 1) * step, (len - 1) * step);
     if (root) *root = one;
-    return one + bi_model_bcast_mring(m, np, bytes, a, NULL);
+    return one + bi_model_paths(m, np, bytes, a, 1, NULL); /* in one piece */
 }
 
 /* LAWN 29 3.3: 2 d alpha + (p-1)/p n (2 beta + gamma) for p = 2^d, both for

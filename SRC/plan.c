@@ -28,11 +28,12 @@
  *     order leaves MPI's reduction for the fixed-order algorithm the models
  *     pick for its length ('H' then being the tree); as that depends on
  *     M*N, the scope first agrees on the count (plan.agree).
- *   - what the chosen algorithm needs at run time: the segments of 'P', the
- *     halvings of 'Y', when a fan-in takes its contributions one at a time,
- *     and for a broadcast how long its source may wait for each send before
- *     posting the next (8 T_c of the send + 20 us) and in all
- *     (BLACS_SOURCE_WAIT): the source's order, transport.c.
+ *   - what the chosen algorithm needs at run time: the pieces of the ring
+ *     broadcasts 'I', 'D', 'S', 'M' (one for short vectors), the segments
+ *     of 'P', the halvings of 'Y', when a fan-in takes its contributions
+ *     one at a time, and for a broadcast how long its source may wait for
+ *     each send before posting the next (8 T_c of the send + 20 us) and in
+ *     all (BLACS_SOURCE_WAIT): the source's order, transport.c.
  * plan.top is the letter of what runs in the end, for broadcasts and
  * combines alike: message traces (BLACS_TRACE) and hang and long-wait
  * reports name it beside the letter the program passed.
@@ -67,6 +68,8 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
 {
     const int flags = bcast ? t->bcast_flags : t->comb_flags;
     if (flags & BI_TOP_NSEG) p->nseg = bi_pipe_nseg(m, in->np, in->count, in->isize);
+    if (flags & BI_TOP_PIECES)
+        p->nseg = bi_ring_nseg(m, bi_bcast_hops(t, in->np, p->param), in->count, in->isize);
     if (flags & BI_TOP_HALVE)
         p->halve = (in->root < 0 && in->coherent)
                        ? -1 /* coherent leave-on-all halves all the way (= 'R') */

@@ -17,7 +17,7 @@
 #pragma GCC visibility push(hidden)
 
 /* broadcasts: bcast_mpi.c, bcast_ring.c, bcast_hypercube.c, bcast_tree.c,
- * bcast_scatcol.c, bcast_pipe.c.  TOP ' ' takes a non-contiguous shape in place through
+ * bcast_scatcol.c (bcast_ring.c also has 'P').  TOP ' ' takes a non-contiguous shape in place through
  * its datatype (c->shape) rather than packed (bcast_mpi.c says when) */
 void bi_bcast_mpi(bi_coll *c);
 void bi_bcast_iring(bi_coll *c);

@@ -19,12 +19,12 @@ const bi_topo bi_topos[] = {
     /* top name                                bcast            tags model             comb             tags model,
      * then the restrictions (BI_TOP_*, topology.h) of the broadcast and the combine */
     {' ', "MPI collective",                    bi_bcast_mpi,       0, bi_model_bcast_mpi,   bi_comb_mpi,    0, bi_model_comb_mpi, BI_TOP_MPI, BI_TOP_MPI},
-    {'I', "increasing ring",                   bi_bcast_iring,     1, bi_model_bcast_ring,  bi_comb_mring,  2, bi_model_comb_mring, 0, 0},
-    {'D', "decreasing ring",                   bi_bcast_dring,     1, bi_model_bcast_ring,  bi_comb_mring,  2, bi_model_comb_mring, 0, 0},
-    {'S', "split ring",                        bi_bcast_sring,     1, bi_model_bcast_sring, bi_comb_mring,  2, bi_model_comb_mring, 0, 0},
-    {'M', "multiring",                         bi_bcast_mring,     1, bi_model_bcast_mring, bi_comb_mring,  2, bi_model_comb_mring, 0, 0},
+    {'I', "increasing ring",                   bi_bcast_iring,     1, bi_model_bcast_ring,  bi_comb_mring,  2, bi_model_comb_mring, BI_TOP_PIECES, 0},
+    {'D', "decreasing ring",                   bi_bcast_dring,     1, bi_model_bcast_ring,  bi_comb_mring,  2, bi_model_comb_mring, BI_TOP_PIECES, 0},
+    {'S', "split ring",                        bi_bcast_sring,     1, bi_model_bcast_sring, bi_comb_mring,  2, bi_model_comb_mring, BI_TOP_PIECES, 0},
+    {'M', "multiring",                         bi_bcast_mring,     1, bi_model_bcast_mring, bi_comb_mring,  2, bi_model_comb_mring, BI_TOP_PIECES, 0},
     {'H', "hypercube / bidirectional exchange",bi_bcast_hypercube, 2, bi_model_bcast_hcube, bi_comb_bidir,  2, bi_model_comb_bidir, BI_TOP_POW2, BI_TOP_EXCHANGE},
-    {'F', "fully connected",                   bi_bcast_fully,     1, bi_model_bcast_mring, bi_comb_tree,   2, bi_model_comb_tree, 0, 0},
+    {'F', "fully connected",                   bi_bcast_fully,     1, bi_model_bcast_fully, bi_comb_tree,   2, bi_model_comb_tree, 0, 0},
     {'T', "general tree (BLACS_SET branches)", bi_bcast_tree,      1, bi_model_bcast_tree,  bi_comb_tree,   2, bi_model_comb_tree, 0, 0},
     {'1', "tree, 1 branch",                    bi_bcast_tree,      1, bi_model_bcast_tree,  bi_comb_tree,   2, bi_model_comb_tree, 0, 0},
     {'2', "tree, 2 branches",                  bi_bcast_tree,      1, bi_model_bcast_tree,  bi_comb_tree,   2, bi_model_comb_tree, 0, 0},
@@ -77,6 +77,18 @@ int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np)
     default:
         if (t->top >= '1' && t->top <= '9') return t->top - '0';
         return 0;
+    }
+}
+
+/* the longest path of a ring broadcast, in hops: what its pieces are
+ * chosen for (plan.c) */
+int bi_bcast_hops(const bi_topo *t, int np, int param)
+{
+    if (np < 2) return 0;
+    switch (t->top) {
+    case 'S': return np / 2;                      /* the upward half */
+    case 'P': return np - 1;
+    default: return bi_paths_longest(param, np); /* 'I', 'D' (param 0: one path), 'M', 'F' */
     }
 }
 

@@ -20,7 +20,9 @@ enum {
     BI_TOP_LONG = 8,      /* a vector long enough to fill every block ('C') */
     BI_TOP_EXCHANGE = 16, /* leave-on-all without the coherence flag ('H' combine) */
     BI_TOP_NSEG = 32,     /* runs in segments: the plan fixes their number ('P') */
-    BI_TOP_HALVE = 64     /* halves then exchanges: the plan fixes the halvings ('Y') */
+    BI_TOP_HALVE = 64,    /* halves then exchanges: the plan fixes the halvings ('Y') */
+    BI_TOP_PIECES = 128   /* a ring that forwards long vectors in pieces: the plan
+                             fixes their number for its longest path ('I' 'D' 'S' 'M') */
 };
 
 typedef struct bi_topo {
@@ -41,6 +43,9 @@ const bi_topo *bi_topo_find(char top);       /* case-insensitive; NULL if unknow
 /* rings / branches / paths that topology t means for a broadcast in a scope
  * of np processes of context c (c may be NULL: BLACS_SET defaults) */
 int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np);
+/* hops of the longest path of ring broadcast t ('I' 'D' 'S' 'M' 'F' 'P')
+ * with parameter param (bi_bcast_param) in a scope of np processes */
+int bi_bcast_hops(const bi_topo *t, int np, int param);
 /* rings / branches that TOP letter t means for a combine in a scope of np
  * processes of context c (c may be NULL: BLACS_SET defaults) */
 int bi_comb_param(char t, const bi_ctx *c, int np);
