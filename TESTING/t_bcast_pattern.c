@@ -3,7 +3,10 @@
  * broadcast topology (LAWN 73 4.3), read back from the message
  * trace (BLACS_TRACE; one line per message sent: ctx scope from to bytes
  * tag step top).  Each process compares the sends it made with the pattern
- * the paper and the spec define, written out below from their text and
+ * the paper and the spec define, pieces merged (the rings forward long
+ * vectors in pieces -- here BLACS_PIPE_SEGMENT makes them -- and a message
+ * of the pattern is then consecutive sends to one receiver on one ID;
+ * 'P''s segments are also compared one by one), written out below from their text and
  * anchored by literal tables for root 0 on 7 and 8 processes.  Also: the
  * message IDs each broadcast consumes (1, or 2 for 'H' on a
  * non-power of two; 2 for our 'C'), every message of an operation on its
@@ -280,8 +283,47 @@ static void bcast(blacs_int ctxt, char scope, char top, int root, blacs_int rr, 
     ngot = read_new(got, MAXS);
 }
 
-/* my sends against the pattern; returns 1 if they match (quiet) */
+/* Pieces merged: consecutive sends of one broadcast to the same receiver
+ * on the same message ID are one message of the pattern (the rings and 'P'
+ * cut long vectors into pieces, bcast_ring.c); sizes add up. */
+typedef struct { int to; long items; int tag; } msg_t;
+static int merge_got(msg_t *m)
+{
+    int n = 0;
+    for (int k = 0; k < ngot; k++) {
+        long it = got[k].bytes / (long)sizeof(double);
+        if (n && m[n - 1].to == got[k].to && m[n - 1].tag == got[k].tag) m[n - 1].items += it;
+        else m[n++] = (msg_t){got[k].to, it, got[k].tag};
+    }
+    return n;
+}
+static int merge_pat(const pattern *p, int me, msg_t *m, int base)
+{
+    int n = 0;
+    for (int k = 0; k < p->n[me]; k++) {
+        const send_t *e = &p->s[me][k];
+        if (n && m[n - 1].to == e->to && m[n - 1].tag == base + e->tagoff) m[n - 1].items += e->items;
+        else m[n++] = (msg_t){e->to, e->items, base + e->tagoff};
+    }
+    return n;
+}
+
+/* my sends against the pattern, pieces merged; returns 1 if they match
+ * (quiet).  The trace's steps count every piece. */
 static int matches(const pattern *p, int me, int base)
+{
+    msg_t a[MAXS], b[MAXS];
+    int na = merge_got(a), nb = merge_pat(p, me, b, base);
+    if (na != nb) return 0;
+    for (int k = 0; k < ngot; k++)
+        if (got[k].step != k || got[k].from != me) return 0;
+    for (int k = 0; k < na; k++)
+        if (a[k].to != b[k].to || a[k].items != b[k].items || a[k].tag != b[k].tag) return 0;
+    return 1;
+}
+
+/* the same piece by piece ('P': its segments as the override has them) */
+static int matches_pieces(const pattern *p, int me, int base)
 {
     if (ngot != p->n[me]) return 0;
     for (int k = 0; k < ngot; k++) {
@@ -356,7 +398,7 @@ static void scope_run(blacs_int ctxt, char scope)
                 MPI_Allreduce(&lo, &glo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
                 MPI_Allreduce(&hi, &ghi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
                 base[rep] = glo;
-                int ok = matches(p, me, glo);
+                int ok = matches(p, me, glo) && (top != 'P' || matches_pieces(p, me, glo));
                 if (!ok) report(p, me, top, param, root);
                 TU_CHECK(ok, "pattern of '%c' (param %d) from root %d on %d processes", top, param,
                          root, np);
