@@ -1,0 +1,196 @@
+/*
+ * t_bcast_pieces.c -- the rings 'I', 'D', 'S', 'M' (BLACS_SET 11 = 2 and
+ * -2) forward long vectors in pieces (SRC/bcast_ring.c): for every source
+ * of a 1 x Np row, double and integer items, a long contiguous vector, a
+ * long matrix with LDA > M (packed) and a short vector, each process checks
+ *   - the data and the guard zones around the matrix and in its LDA gaps;
+ *   - from its message trace (BLACS_TRACE), that it sent each receiver the
+ *     vector in exactly k consecutive pieces on one message ID, the blocks
+ *     of k as even as possible (the first count mod k one item longer),
+ *     with k the rule of the README, derived here from the environment:
+ *     ceil(bytes / BLACS_PIPE_SEGMENT) if set, else
+ *     round(sqrt((hops-1) bytes BLACS_BETA / BLACS_ALPHA)), no piece under
+ *     8 KiB, at most 4096 and count pieces, hops the ring's longest path;
+ *   - that every process but the source received once (one group of
+ *     pieces in all the scope's traces for each);
+ *   - that the long vectors really went in several pieces wherever the
+ *     longest path has two hops or more (and the short one in one).
+ * Run on 2..5 processes, with and without BLACS_PIPE_SEGMENT.
+ */
+#include <math.h>
+#include <unistd.h>
+#include <time.h>
+#include "tutil.h"
+
+static int np, me;
+static char tracename[512];
+static FILE *tf;
+
+typedef struct { int from, to, tag; long bytes; } line_t;
+#define MAXL 20000
+static line_t got[MAXL];
+static int ngot;
+
+static void read_new(void)
+{
+    ngot = 0;
+    if (!tf) tf = fopen(tracename, "r");
+    if (!tf) return;
+    char buf[256];
+    while (fgets(buf, sizeof buf, tf)) {
+        long ctx;
+        char scope, top;
+        int step;
+        line_t x;
+        if (sscanf(buf, "%ld %c %d %d %ld %d %d %c", &ctx, &scope, &x.from, &x.to, &x.bytes,
+                   &x.tag, &step, &top) == 8 && ngot < MAXL)
+            got[ngot++] = x;
+    }
+    clearerr(tf);
+}
+
+static double envd(const char *name, double dflt)
+{
+    const char *s = getenv(name);
+    return s && *s ? atof(s) : dflt;
+}
+
+/* hops of the longest path */
+static int hops(char top, int rings)
+{
+    if (top == 'S') return np / 2;
+    if (top == 'M') {
+        int nr = rings < 0 ? -rings : rings;
+        if (nr > np - 1) nr = np - 1;
+        return (np - 1 + nr - 1) / nr;
+    }
+    return np - 1;
+}
+
+/* the piece count of the README's rule */
+static long pieces(int h, long items, size_t esz)
+{
+    double n = (double)items * (double)esz, seg = envd("BLACS_PIPE_SEGMENT", 0), k;
+    if (seg > 0) k = ceil(n / seg);
+    else if (h <= 1 || n <= 0) k = 1;
+    else {
+        k = floor(sqrt((h - 1) * n * envd("BLACS_BETA", 1e-4) / envd("BLACS_ALPHA", 2.0)) + 0.5);
+        if (k > floor(n / 8192)) k = floor(n / 8192);
+    }
+    if (k > 4096) k = 4096;
+    if (k > items) k = (double)items;
+    return k < 1 ? 1 : (long)k;
+}
+
+static long first(long n, long k, long b) { return b * (n / k) + (b < n % k ? b : n % k); }
+
+typedef struct { blacs_int m, n, lda; int lng; } shape_t;
+
+static void one(blacs_int ctxt, char top, int rings, char type, size_t esz, const shape_t *sh,
+                int root, int *saw_pieces)
+{
+    tu_mat a;
+    tu_mat_alloc(&a, esz, sh->m, sh->n, sh->lda);
+    tu_mat_pad(&a, 0xA5);
+    const int seed = 100 * root + top + rings;
+    if (me == root) tu_mat_fill(&a, type, seed, NULL, NULL);
+    char tp[2] = {top, 0};
+    switch (type) {
+    case 'D':
+        if (me == root) Cdgebs2d(ctxt, "Row", tp, sh->m, sh->n, a.a, sh->lda);
+        else Cdgebr2d(ctxt, "Row", tp, sh->m, sh->n, a.a, sh->lda, 0, root);
+        break;
+    default:
+        if (me == root) Cigebs2d(ctxt, "Row", tp, sh->m, sh->n, a.a, sh->lda);
+        else Cigebr2d(ctxt, "Row", tp, sh->m, sh->n, a.a, sh->lda, 0, root);
+        break;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "'%c' rings %d type %c %ldx%ld root %d", top, rings, type,
+             (long)sh->m, (long)sh->n, root);
+    TU_CHECK(tu_mat_check(&a, type, seed, NULL, NULL, 0xA5, what) == 0, "%s: data or guards",
+             what);
+    tu_mat_free(&a);
+    MPI_Barrier(MPI_COMM_WORLD); /* every send of this broadcast is in the trace */
+    read_new();
+
+    /* my sends: groups of consecutive pieces to one receiver on one ID */
+    const long items = (long)sh->m * (long)sh->n;
+    const int h = hops(top, rings);
+    const long k = pieces(h, items, esz);
+    int groups = 0, ok = 1;
+    for (int i = 0; i < ngot;) {
+        int j = i;
+        while (j < ngot && got[j].to == got[i].to && got[j].tag == got[i].tag) j++;
+        groups++;
+        if (j - i != k) ok = 0;
+        for (int s = 0; s < j - i && s < k; s++)
+            if (got[i + s].bytes != (first(items, k, s + 1) - first(items, k, s)) * (long)esz ||
+                got[i + s].from != me)
+                ok = 0;
+        if (j - i > 1) *saw_pieces = 1;
+        i = j;
+    }
+    if (!ok)
+        fprintf(stderr, "[rank %d] %s: %d sends, expected groups of %ld pieces (hops %d)\n",
+                tu_rank, what, ngot, k, h);
+    TU_CHECK(ok, "%s: pieces as the rule has them", what);
+    int all;
+    MPI_Allreduce(&groups, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    TU_CHECK(all == np - 1, "%s: %d receives in the traces, expected %d", what, all, np - 1);
+    if (sh->lng && h >= 2) TU_CHECK(k > 1, "%s: a long vector in %ld piece(s)", what, k);
+    if (!sh->lng && !getenv("BLACS_PIPE_SEGMENT")) TU_CHECK(k == 1, "%s: short in %ld", what, k);
+}
+
+int main(int argc, char **argv)
+{
+    tu_init(&argc, &argv);
+    tu_watchdog("t_bcast_pieces", 240);
+    char prefix[400];
+    if (tu_rank == 0)
+        snprintf(prefix, sizeof prefix, "%s/t_bcast_pieces.%ld.%ld",
+                 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid(), (long)time(NULL));
+    MPI_Bcast(prefix, sizeof prefix, MPI_CHAR, 0, MPI_COMM_WORLD);
+    setenv("BLACS_TRACE", prefix, 1);
+    snprintf(tracename, sizeof tracename, "%s.%d", prefix, tu_rank);
+    remove(tracename);
+
+    blacs_int bme, nprocs, ctxt, nprow, npcol, myr, myc;
+    Cblacs_pinfo(&bme, &nprocs);
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", 1, nprocs);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
+    np = (int)npcol;
+    me = (int)myc;
+
+    static const shape_t shapes[] = {
+        {131071, 1, 131071, 1}, /* odd: the pieces' blocks differ by one item */
+        {1001, 131, 1003, 1},   /* LDA > M: packed, then pieced */
+        {1001, 1, 1001, 0},     /* short: one piece */
+    };
+    static const struct { char top; int rings; } tops[] = {
+        {'I', 1}, {'D', 1}, {'S', 1}, {'M', 2}, {'M', -2}};
+    static const struct { char type; size_t esz; } types[] = {{'D', sizeof(double)},
+                                                              {'I', sizeof(blacs_int)}};
+    int saw = 0;
+    for (size_t t = 0; t < sizeof tops / sizeof tops[0]; t++) {
+        blacs_int v = tops[t].rings;
+        Cblacs_set(ctxt, 11, &v);
+        for (size_t y = 0; y < sizeof types / sizeof types[0]; y++)
+            for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+                for (int root = 0; root < np; root++)
+                    one(ctxt, tops[t].top, tops[t].rings, types[y].type, types[y].esz, &shapes[s],
+                        root, &saw);
+    }
+    int any;
+    MPI_Allreduce(&saw, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (np >= 3 || getenv("BLACS_PIPE_SEGMENT"))
+        TU_CHECK(any, "no broadcast went in pieces on %d processes", np);
+
+    Cblacs_gridexit(ctxt);
+    if (tf) fclose(tf);
+    remove(tracename);
+    int rc = tu_finish();
+    Cblacs_exit(0);
+    return rc;
+}
