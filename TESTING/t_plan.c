@@ -4,6 +4,7 @@
  * message IDs, and the run-time quantities of 'P', 'Y' and the fan-ins,
  * before anything moves.  One process; no communication.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "tutil.h"
@@ -85,6 +86,45 @@ int main(int argc, char **argv)
     p = bi_bcast_plan(&in, m);
     TU_CHECK(p.run == bi_bcast_pipe && p.nseg == bi_pipe_nseg(m, 9, 100000, 8) && p.nseg > 1,
              "'P': %zu segments", p.nseg);
+
+    /* the rings: pieces for the longest path, Watts' k = sqrt((hops-1) n beta
+     * / alpha) rounded, no piece under BI_RING_MINPIECE bytes; short
+     * vectors one piece; 'F' (one hop) and the combines' way back none */
+    {
+        static const struct { char top; int np, hops; } R[] = {
+            {'I', 16, 15}, {'D', 16, 15}, {'S', 16, 8}, {'S', 5, 2}, {'M', 16, 15}, {'I', 3, 2}};
+        static const size_t counts[] = {131072, 32768, 5000, 100, 131071};
+        for (size_t i = 0; i < sizeof R / sizeof R[0]; i++)
+            for (size_t j = 0; j < sizeof counts / sizeof counts[0]; j++) {
+                in = call(R[i].top, R[i].np, counts[j], 8, 1);
+                p = bi_bcast_plan(&in, m);
+                double n = 8.0 * (double)counts[j];
+                double k = floor(sqrt((R[i].hops - 1) * n * m->tc.b / m->tc.a) + 0.5);
+                if (k > floor(n / BI_RING_MINPIECE)) k = floor(n / BI_RING_MINPIECE);
+                if (k < 1) k = 1;
+                TU_CHECK(p.top == R[i].top && p.nseg == (size_t)k &&
+                             p.nseg == bi_ring_nseg(m, R[i].hops, counts[j], 8),
+                         "'%c' on %d, %zu doubles: %zu pieces, expected %.0f", R[i].top, R[i].np,
+                         counts[j], p.nseg, k);
+                if (counts[j] >= 32768 && R[i].hops > 2)
+                    TU_CHECK(p.nseg > 1, "'%c' on %d: %zu doubles in one piece", R[i].top,
+                             R[i].np, counts[j]);
+                if (counts[j] <= 100) TU_CHECK(p.nseg == 1, "short '%c': %zu", R[i].top, p.nseg);
+            }
+        in = call('I', 2, 131072, 8, 0);
+        p = bi_bcast_plan(&in, m);
+        TU_CHECK(p.nseg == 1, "'I' on 2 (one hop): %zu pieces", p.nseg);
+        in = call('F', 16, 131072, 8, 0);
+        p = bi_bcast_plan(&in, m);
+        TU_CHECK(p.nseg == 0, "'F': %zu pieces", p.nseg);
+        in = call('M', 16, 131072, 8, -1);
+        p = bi_comb_plan(&in, m);
+        TU_CHECK(p.nseg == 0, "'M' combine: %zu pieces on the way back", p.nseg);
+        /* the models describe the pieced ring: (Np-2+k) T_c(n/k) */
+        double t = bi_model_bcast_ring(m, 16, 1048576.0, 0, NULL);
+        double k = (double)bi_ring_nseg(m, 15, 1048576, 1);
+        TU_CHECK(k > 1 && t == (14 + k) * bi_tc(m, 1048576.0 / k), "'I' model %g with k %g", t, k);
+    }
 
     /* combines: 'H' exchanges only for leave-on-all without coherence */
     in = call('H', 8, 100, 8, -1);
