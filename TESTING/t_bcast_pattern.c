@@ -475,17 +475,10 @@ int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
     /* a fresh trace prefix, the same on every process, before the BLACS start */
-    char prefix[400];
-    if (tu_rank == 0)
-        snprintf(prefix, sizeof prefix, "%s/t_bcast_pattern.%ld.%ld",
-                 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid(), (long)time(NULL));
-    MPI_Bcast(prefix, sizeof prefix, MPI_CHAR, 0, MPI_COMM_WORLD);
-    setenv("BLACS_TRACE", prefix, 1);
+    tu_trace_setup("t_bcast_pattern", tracename, sizeof tracename);
     count = 3 * 8 + 5; /* blocks of unequal size for 'C' */
     segitems = 4;      /* 'P': 4 doubles per segment */
     setenv("BLACS_PIPE_SEGMENT", "32", 1);
-    snprintf(tracename, sizeof tracename, "%s.%d", prefix, tu_rank);
-    remove(tracename);
 
     blacs_int me, nprocs, sys, ctxt;
     Cblacs_pinfo(&me, &nprocs);

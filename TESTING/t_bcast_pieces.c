@@ -146,14 +146,7 @@ int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
     tu_watchdog("t_bcast_pieces", 240);
-    char prefix[400];
-    if (tu_rank == 0)
-        snprintf(prefix, sizeof prefix, "%s/t_bcast_pieces.%ld.%ld",
-                 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid(), (long)time(NULL));
-    MPI_Bcast(prefix, sizeof prefix, MPI_CHAR, 0, MPI_COMM_WORLD);
-    setenv("BLACS_TRACE", prefix, 1);
-    snprintf(tracename, sizeof tracename, "%s.%d", prefix, tu_rank);
-    remove(tracename);
+    tu_trace_setup("t_bcast_pieces", tracename, sizeof tracename);
 
     blacs_int bme, nprocs, ctxt, nprow, npcol, myr, myc;
     Cblacs_pinfo(&bme, &nprocs);

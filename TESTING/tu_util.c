@@ -1,5 +1,8 @@
 /* tu_util.c -- implementation of tutil.h (test helpers, not part of the library) */
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 #include "tutil.h"
 #include <math.h>
@@ -130,4 +133,16 @@ int tu_in_tr(blacs_int i, blacs_int j, void *arg)
     }
     blacs_int k = j - (t->n > t->m ? t->n - t->m : 0);
     return unit ? i > k : i >= k;
+}
+
+void tu_trace_setup(const char *prog, char *name, size_t size)
+{
+    char prefix[400];
+    if (tu_rank == 0)
+        snprintf(prefix, sizeof prefix, "%s/%s.%ld.%ld", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                 prog, (long)getpid(), (long)time(NULL));
+    MPI_Bcast(prefix, sizeof prefix, MPI_CHAR, 0, MPI_COMM_WORLD);
+    setenv("BLACS_TRACE", prefix, 1);
+    snprintf(name, size, "%s.%d", prefix, tu_rank);
+    remove(name);
 }

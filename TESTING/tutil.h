@@ -32,6 +32,10 @@ void tu_init(int *argc, char ***argv);   /* MPI_Init if needed, rank */
 /* a watchdog: after seconds, "<prog>: HANG: ..." on stderr and exit 3, so a
  * hang is a failure with a message, not the runner's timeout */
 void tu_watchdog(const char *prog, unsigned seconds);
+/* message traces for this run (before the BLACS start): a fresh prefix the
+ * same on every process (TMPDIR/PROG.pid.time, rank 0's), BLACS_TRACE set to
+ * it, and this process's trace file named in name (removed if present) */
+void tu_trace_setup(const char *prog, char *name, size_t size);
 /* sums the counts over MPI_COMM_WORLD, rank 0 prints "N passed, M failed";
  * returns the exit status (0 when nothing failed anywhere) */
 int tu_finish(void);
