@@ -97,6 +97,7 @@ $(LIBDIR)/libblacs.so: $(LIBOBJ)
 -include TESTING/mkl.mk
 -include TESTING/randprog.mk
 -include TIMING/simulate.mk
+-include TIMING/scalapack.mk
 -include TESTING/cluster/cluster.mk
 -include TESTING/cluster/faults.mk
 
