@@ -48,9 +48,8 @@ elif [ -n "${BENCH_SL_QUICK:-}" ]; then
 else
   # the full table, reduced to what fits in about an hour on 2 cores: the
   # communication mode up to 8x8 and N = 4096; the computation mode only at
-  # 4x4, N = 1024 and without PDSYTRD (with simulate-computation:yes every
-  # poll of a waiting rank is charged and timed as computation, and our
-  # library's simulated runs slow down tenfold in wall time)
+  # 4x4, N = 1024 and without PDSYTRD (with simulate-computation:yes the
+  # simulations of our library take ten times longer in wall time)
   CELLS="4x4:2048:$ALL:comm 2x8:4096:$ALL:comm 4x4:4096:$ALL:comm 8x8:4096:$ALL:comm
          4x4:1024:getrf,potrf,geqrf:comp"
 fi
