@@ -10,6 +10,7 @@ OUTDIR/scalapack.csv, scalapack.txt and attribution.csv.
 import csv, glob, os, re, sys
 
 raw, out, cells = sys.argv[1], sys.argv[2], sys.argv[3].split()
+os.makedirs(out, exist_ok=True)
 ROUTINES = ["getrf", "potrf", "geqrf", "sytrd"]
 NETS = ["net10g", "net1g"]
 MODES = ["comm", "comp"]
@@ -39,7 +40,8 @@ for c in cells:
     g, n, rs, ms = c.split(":")
     p, q = map(int, g.split("x"))
     for net in NETS:
-        cols.append((p, q, int(n), net))
+        if (p, q, int(n), net) not in cols:
+            cols.append((p, q, int(n), net))
 
 rows, attr = [], []
 for p, q, n, net in cols:
