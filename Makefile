@@ -13,6 +13,7 @@
 #   make timing-hosts       the survey on 4 hosts of the test bed: topologies against models, 'A' against the best
 #   make simulate           SimGrid SMPI experiments and the 1,024-rank correctness run
 #   make bench-models       every topology against its own cost model in SMPI (p = 16, 64, 256)
+#   make bench-scalapack SCALAPACK_SRC=...  Reference ScaLAPACK in SMPI: its BLACS against ours
 #   make install PREFIX=/usr/local
 #
 # MPICH is used by default (mpicc.mpich etc. when they exist); override with
@@ -97,6 +98,7 @@ $(LIBDIR)/libblacs.so: $(LIBOBJ)
 -include TESTING/mkl.mk
 -include TESTING/randprog.mk
 -include TIMING/simulate.mk
+-include TIMING/scalapack.mk
 -include TESTING/cluster/cluster.mk
 -include TESTING/cluster/faults.mk
 

@@ -1,0 +1,109 @@
+# TIMING/scalapack.mk -- included by the top-level Makefile.
+#
+#   make bench-scalapack SCALAPACK_SRC=/path/to/scalapack
+#
+# Reference ScaLAPACK (TOOLS, PBLAS, SRC of the tree at SCALAPACK_SRC)
+# built with SimGrid's smpicc/smpif90 into build/smpi-scalapack/, linked
+# once with the reference BLACS of that tree (BLACS/SRC, MPI, Fortran names
+# with a trailing underscore and the C names) and once with this
+# repository's library (the objects of the simulated build, TIMING/simulate.mk),
+# both with TIMING/sim/sl_wrap.c (BLACS time per routine, SCOPE and TOP)
+# and the driver TIMING/sim/sl_bench.c; then TIMING/sim/scalapack.sh runs
+# PDGETRF, PDPOTRF, PDGEQRF, PDSYTRD on simulated clusters and writes the
+# ours/reference table to SL_OUT.  Nothing of ScaLAPACK is copied here.
+#
+# Knobs: SCALAPACK_SRC (required), BENCH_SL_QUICK=1 (one grid and size per
+# network), SL_OUT ($(SIM_OUT)/scalapack), SL_JOBS (simulations at once, 2),
+# SL_HOST_SPEED (host speed for the computation mode, 20Gf), SL_BLAS
+# (the BLAS/LAPACK link flags; the single-threaded OpenBLAS of Debian's
+# libopenblas-serial-dev when present, else -llapack -lblas), SMPIF90.
+
+SMPIF90 ?= smpif90
+SCALAPACK_SRC ?=
+BENCH_SL_QUICK ?=
+SL_OUT ?= $(SIM_OUT)/scalapack
+SL_JOBS ?= 2
+SL_HOST_SPEED ?= 20Gf
+SL_B := build/smpi-scalapack
+SL := $(patsubst %/,%,$(SCALAPACK_SRC))
+SL_OK := $(if $(SL),$(and $(wildcard $(SL)/BLACS/SRC/Bdef.h),$(wildcard $(SL)/PBLAS/SRC/pblas.h),$(wildcard $(SL)/SRC/pdgetrf.f),$(wildcard $(SL)/TOOLS/numroc.f)))
+SL_HAVE := $(and $(SIM_HAVE),$(shell command -v $(SMPIF90) >/dev/null 2>&1 && echo yes))
+SL_OPENBLAS := /usr/lib/x86_64-linux-gnu/openblas-serial
+SL_BLAS ?= $(if $(wildcard $(SL_OPENBLAS)/libopenblas.so),-L$(SL_OPENBLAS) -Wl$(comma)-rpath$(comma)$(SL_OPENBLAS) -lopenblas,-llapack -lblas)
+
+SL_CDEFS  := -DAdd_
+SL_CFLAGS := -O2 -w $(SL_CDEFS)
+SL_FFLAGS := -O2 -w -fallow-argument-mismatch -std=legacy
+
+# the ScaLAPACK library proper: its sources, each an object of the same
+# path under $(SL_B)/obj (the tree's path left out)
+SL_LIBSRC := $(if $(SL_OK),$(foreach d,TOOLS PBLAS/SRC PBLAS/SRC/PTOOLS PBLAS/SRC/PTZBLAS PBLAS/SRC/PBBLAS SRC,\
+               $(wildcard $(SL)/$(d)/*.f) $(wildcard $(SL)/$(d)/*.c)))
+SL_LIBOBJ := $(patsubst $(SL)/%,$(SL_B)/obj/%.o,$(basename $(SL_LIBSRC)))
+# the reference BLACS: the internal BI_ routines once, every entry point
+# twice, as the Fortran name (-DAdd_) and the C name (-DCallFromC)
+SL_BLACS_ALL := $(if $(SL_OK),$(wildcard $(SL)/BLACS/SRC/*.c))
+SL_BLACS_BI  := $(filter $(SL)/BLACS/SRC/BI_%,$(SL_BLACS_ALL))
+SL_BLACS_ENT := $(filter-out $(SL_BLACS_BI),$(SL_BLACS_ALL))
+SL_BLACSOBJ  := $(patsubst $(SL)/%.c,$(SL_B)/obj/%.o,$(SL_BLACS_ALL)) \
+                $(patsubst $(SL)/BLACS/SRC/%.c,$(SL_B)/obj/BLACS/SRC/C_%.o,$(SL_BLACS_ENT)) \
+                $(SL_B)/obj/sim/sl_smpi_compat.o
+# SimGrid 3.32 has no MPI_Type_match_size (it aborts): the reference BLACS
+# gets TIMING/sim/sl_smpi_compat.c's
+SL_BLACSFLAGS := -include TIMING/sim/sl_smpi_compat.h
+
+# every BLACS communication entry point, Fortran and C names, wrapped by sl_wrap.c
+SL_FAMS  := gesd2d gerv2d trsd2d trrv2d gebs2d gebr2d trbs2d trbr2d gsum2d gamx2d gamn2d
+SL_WRAPS := $(foreach t,i s d c z,$(foreach f,$(SL_FAMS),$(t)$(f)_ C$(t)$(f)))
+SL_LDWRAP := -Wl,$(subst $(eval) ,$(comma),$(strip $(foreach w,$(SL_WRAPS),--wrap=$(w))))
+
+.PHONY: bench-scalapack bench-scalapack-bins
+bench-scalapack:
+ifneq ($(SL_HAVE),yes)
+	@echo "make bench-scalapack: skipped: SimGrid SMPI ($(SMPICC), $(SMPIF90), smpirun) is not installed."
+	@echo "  Install it with: apt-get install -y libsimgrid-dev"
+else ifeq ($(SL_OK),)
+	@echo "make bench-scalapack: skipped: SCALAPACK_SRC$(if $(SL), = $(SL) is not a Reference ScaLAPACK source tree, is not set)."
+	@echo "  Get one with: git clone https://github.com/Reference-ScaLAPACK/scalapack"
+	@echo "  then: make bench-scalapack SCALAPACK_SRC=/path/to/scalapack   (BENCH_SL_QUICK=1 for the quick table)"
+else
+	@$(MAKE) --no-print-directory bench-scalapack-bins
+	BENCH_SL_QUICK=$(BENCH_SL_QUICK) SL_JOBS=$(SL_JOBS) SL_HOST_SPEED=$(SL_HOST_SPEED) \
+	  bash TIMING/sim/scalapack.sh $(SL_B) $(SL_OUT)
+endif
+
+bench-scalapack-bins: $(SL_B)/sl_bench_ref $(SL_B)/sl_bench_ours
+
+$(SL_B)/obj/%.o: $(SL)/%.f | simulate-check
+	@mkdir -p $(dir $@)
+	@$(SMPIF90) $(SL_FFLAGS) -c -o $@ $<
+$(SL_B)/obj/%.o: $(SL)/%.c | simulate-check
+	@mkdir -p $(dir $@)
+	@$(SMPICC) $(SL_CFLAGS) -c -o $@ $<
+$(SL_B)/obj/BLACS/SRC/%.o: $(SL)/BLACS/SRC/%.c TIMING/sim/sl_smpi_compat.h | simulate-check
+	@mkdir -p $(dir $@)
+	@$(SMPICC) $(SL_CFLAGS) $(SL_BLACSFLAGS) -c -o $@ $<
+$(SL_B)/obj/BLACS/SRC/C_%.o: $(SL)/BLACS/SRC/%.c TIMING/sim/sl_smpi_compat.h | simulate-check
+	@mkdir -p $(dir $@)
+	@$(SMPICC) $(SL_CFLAGS) $(SL_BLACSFLAGS) -DCallFromC -c -o $@ $<
+
+$(SL_B)/libscalapack.a: $(SL_LIBOBJ)
+	@echo "  AR $@ ($(words $^) objects)"
+	@rm -f $@ && ar cr $@ $^ && ranlib $@
+$(SL_B)/libblacs-ref.a: $(SL_BLACSOBJ)
+	@echo "  AR $@ ($(words $^) objects)"
+	@rm -f $@ && ar cr $@ $^ && ranlib $@
+
+$(SL_B)/obj/sim/%.o: TIMING/sim/%.c TIMING/sim/sl_wrap.h TIMING/sim/sl_smpi_compat.h | simulate-check
+	@mkdir -p $(dir $@)
+	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -c -o $@ $<
+
+SL_DRV := $(SL_B)/obj/sim/sl_bench.o $(SL_B)/obj/sim/sl_wrap.o
+$(SL_B)/sl_bench_ref: $(SL_DRV) $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a
+	$(SMPICC) -o $@ $(SL_LDWRAP) $(SL_DRV) $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a \
+	  $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a $(SL_BLAS) -lgfortran -lm
+# ours: the objects of the simulated build (TIMING/simulate.mk) and its
+# combine-cost wrapper simops.o, which ops.o of that build needs
+$(SL_B)/sl_bench_ours: $(SL_DRV) $(SL_B)/libscalapack.a $(SIM_OBJ) $(SIM_B)/obj/sim/simops.o
+	$(SMPICC) -o $@ $(SL_LDWRAP) $(SL_DRV) $(SL_B)/libscalapack.a $(SIM_OBJ) $(SIM_B)/obj/sim/simops.o \
+	  $(SL_B)/libscalapack.a $(SL_BLAS) -lgfortran -lm

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# scalapack.sh -- the simulations of `make bench-scalapack` (TIMING/scalapack.mk).
+#
+#   TIMING/sim/scalapack.sh BUILDDIR OUTDIR
+#
+# BUILDDIR holds sl_bench_ref (Reference ScaLAPACK + its own BLACS) and
+# sl_bench_ours (the same ScaLAPACK + this repository's library), both with
+# the driver TIMING/sim/sl_bench.c and the BLACS accounting sl_wrap.c.
+# Every cell (routine, grid, N, network, mode) runs both executables on
+# the same simulated cluster, one rank per host:
+#   networks  net10g (10 GB/s, 1 us), net1g (1.25 GB/s, 5 us):
+#             TIMING/platforms/scalapack_net*.xml
+#   modes     comm: smpi/simulate-computation:no (only the BLACS and MPI
+#             cost simulated time); comp: simulate-computation:yes, the
+#             ranks' real computation charged at the hosts' 20 Gflop/s
+#             with smpi/host-speed SL_HOST_SPEED (default 20Gf: simulated
+#             computation = its measured time on one core of this machine)
+# Writes under OUTDIR:
+#   scalapack.csv      one row per cell: times, ratio, checksums
+#   scalapack.txt      ours/reference per routine x (grid, N, network), per mode,
+#                      the checksum agreement, the attribution of the worst cells
+#   attribution.csv    per cell, every (BLACS routine, scope, top): seconds
+#                      summed over ranks, reference and ours, and the difference
+#   raw/               every simulation's output and BLACS accounting
+# Knobs (environment): BENCH_SL_QUICK=1 (4x4 N=1024 per network, comm), SL_JOBS
+# (simulations at once, default 2), SL_TIMEOUT (seconds per simulation,
+# default 3600), SL_HOST_SPEED, SL_CELLS (the cell list, overriding the
+# built-in one: "PxQ:N:routines:modes ..." e.g. "4x4:2048:getrf,potrf:comm").
+set -u
+B=${1:?build dir}; OUT=${2:?out dir}
+RAW=$OUT/raw
+mkdir -p "$OUT" "$RAW"
+TMO=${SL_TIMEOUT:-3600}
+JOBS=${SL_JOBS:-2}
+SPEED=${SL_HOST_SPEED:-20Gf}
+NB=64
+ALL=getrf,potrf,geqrf,sytrd
+. TIMING/sim/smpi.sh
+
+for x in sl_bench_ref sl_bench_ours; do
+  [ -x "$B/$x" ] || { echo "scalapack.sh: $B/$x missing (make bench-scalapack builds it)"; exit 2; }
+done
+
+if [ -n "${SL_CELLS:-}" ]; then
+  CELLS=$SL_CELLS
+elif [ -n "${BENCH_SL_QUICK:-}" ]; then
+  CELLS="4x4:1024:$ALL:comm"
+else
+  # the full table, reduced to what fits in well under an hour on 2 cores
+  # (see the README): the communication mode at 4x4, 2x8 and 8x8 up to
+  # N = 2048, PDSYTRD at N = 1024 only; the computation mode at 4x4,
+  # N = 1024 without PDSYTRD.  Simulations of our library take several
+  # times the wall time of the reference's, more so in the computation
+  # mode and for PDSYTRD's many small combines.
+  CELLS="4x4:1024:$ALL:comm 4x4:1024:getrf,potrf,geqrf:comp 4x4:2048:getrf,potrf,geqrf:comm
+         2x8:2048:getrf,potrf,geqrf:comm 8x8:2048:getrf,potrf,geqrf:comm"
+fi
+
+# one job per (cell, network, mode, library): "lib net mode P Q N routines"
+jobs=()
+for c in $CELLS; do
+  IFS=: read -r g n rs ms <<< "$c"
+  p=${g%x*}; q=${g#*x}
+  for net in net10g net1g; do
+    for m in ${ms//,/ }; do
+      for lib in ref ours; do jobs+=("$lib $net $m $p $q $n $rs"); done
+    done
+  done
+done
+
+run1() { # lib net mode P Q N routines
+  local lib=$1 net=$2 m=$3 p=$4 q=$5 n=$6 rs=$7
+  local tag=${lib}_${net}_${m}_${p}x${q}_N${n}
+  local cfg=()
+  [ "$m" = comp ] && cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:$SPEED)
+  local t0=$(date +%s)
+  sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$lib" "${cfg[@]}" \
+    "$rs" "$n" "$NB" "$p" "$q" "$RAW/$tag.wrap" > "$RAW/$tag.out" 2> "$RAW/$tag.err"
+  local rc; rc=$(sim_status $? "$RAW/$tag.err")
+  echo "  $tag: rc $rc, $(( $(date +%s) - t0 )) s wall"
+  [ "$rc" = 0 ] || echo "scalapack.sh: simulation failed (rc $rc); see $RAW/$tag.err" >&2
+}
+
+t00=$(date +%s)
+echo "== bench-scalapack: ${#jobs[@]} simulations, $JOBS at once ($(date -u +%H:%M:%S) UTC)"
+rm -f "$RAW"/*
+# on an interrupt, stop the simulations of this script (timeout puts each
+# in a process group of its own, out of reach of the terminal's signal)
+pids=()
+trap 'for p in "${pids[@]}"; do pkill -TERM -P "$p"; done; exit 130' INT TERM
+running=0
+for j in "${jobs[@]}"; do
+  # shellcheck disable=SC2086
+  run1 $j &
+  pids+=($!)
+  running=$((running + 1))
+  if [ $running -ge "$JOBS" ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+echo "== simulations done in $(( $(date +%s) - t00 )) s"
+
+python3 TIMING/sim/scalapack_table.py "$RAW" "$OUT" "$CELLS"
+echo "== $OUT/scalapack.txt, scalapack.csv, attribution.csv ($(( $(date +%s) - t00 )) s in all)"

@@ -1,0 +1,191 @@
+/*
+ * sl_bench.c -- the ScaLAPACK driver of make bench-scalapack
+ * (TIMING/scalapack.mk, TIMING/sim/scalapack.sh).
+ *
+ *   sl_bench ROUTINES N NB P Q [WRAPPREFIX]
+ *
+ * ROUTINES is a comma-separated list of getrf, potrf, geqrf, sytrd.  On a
+ * P x Q grid (row-major BLACS_GRIDINIT) with NB x NB blocks, every routine
+ * gets a freshly generated N x N matrix (deterministic: a hash of the
+ * global indices in [-0.5, 0.5), symmetric for potrf and sytrd, N added to
+ * the diagonal so that getrf needs no pivoting to speak of and potrf's
+ * matrix is positive definite), is timed after an MPI_Barrier with
+ * MPI_Wtime (the maximum over ranks), and its result summarised by a
+ * checksum: the sum of |entries| of the distributed result (plus |tau|,
+ * the pivot indices or |d|+|e| where the routine returns them).  Rank 0
+ * prints one line per routine:
+ *   SLB,routine,N,NB,P,Q,seconds,checksum,info
+ * With WRAPPREFIX the BLACS time accounting of sl_wrap.c is written to
+ * WRAPPREFIX.<routine>.csv for each routine.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+#include "sl_wrap.h"
+
+void blacs_pinfo_(int *me, int *np);
+void blacs_get_(int *ctxt, int *what, int *val);
+void blacs_gridinit_(int *ctxt, const char *order, int *p, int *q, size_t);
+void blacs_gridinfo_(int *ctxt, int *p, int *q, int *r, int *c);
+void blacs_gridexit_(int *ctxt);
+void blacs_exit_(int *cont);
+int numroc_(int *n, int *nb, int *iproc, int *isrc, int *nprocs);
+void descinit_(int *desc, int *m, int *n, int *mb, int *nb, int *irsrc, int *icsrc, int *ctxt, int *lld,
+               int *info);
+void pdgetrf_(int *m, int *n, double *a, int *ia, int *ja, int *desc, int *ipiv, int *info);
+void pdpotrf_(const char *uplo, int *n, double *a, int *ia, int *ja, int *desc, int *info, size_t);
+void pdgeqrf_(int *m, int *n, double *a, int *ia, int *ja, int *desc, double *tau, double *work, int *lwork,
+              int *info);
+void pdsytrd_(const char *uplo, int *n, double *a, int *ia, int *ja, int *desc, double *d, double *e,
+              double *tau, double *work, int *lwork, int *info, size_t);
+
+static double hval(uint64_t i, uint64_t j)
+{
+    uint64_t x = i * 0x9E3779B97F4A7C15ull ^ (j + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    return (double)(x >> 11) / 9007199254740992.0 - 0.5;
+}
+
+/* the local part of the test matrix: sym != 0 for a symmetric one */
+static void generate(double *a, int lda, int mloc, int nloc, int n, int nb, int myr, int myc, int p, int q,
+                     int sym)
+{
+    for (int lj = 0; lj < nloc; lj++) {
+        int gj = ((lj / nb) * q + myc) * nb + lj % nb;
+        for (int li = 0; li < mloc; li++) {
+            int gi = ((li / nb) * p + myr) * nb + li % nb;
+            double v = sym ? hval(gi < gj ? gi : gj, gi < gj ? gj : gi) : hval(gi, gj);
+            if (gi == gj) v += n;
+            a[(size_t)lj * lda + li] = v;
+        }
+    }
+}
+
+static double asum(const double *a, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += fabs(a[i]);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    if (argc < 6) {
+        fprintf(stderr, "usage: sl_bench ROUTINES N NB P Q [WRAPPREFIX]\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    int n = atoi(argv[2]), nb = atoi(argv[3]), p = atoi(argv[4]), q = atoi(argv[5]);
+    const char *wrap = argc > 6 ? argv[6] : NULL;
+    int me, np, ctxt, zero = 0, one = 1, m1 = -1, info = 0;
+    blacs_pinfo_(&me, &np);
+    if (np < p * q) {
+        if (me == 0) fprintf(stderr, "sl_bench: %d ranks for a %d x %d grid\n", np, p, q);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    blacs_get_(&m1, &zero, &ctxt);
+    blacs_gridinit_(&ctxt, "R", &p, &q, 1);
+    int myr = -1, myc = -1, pp, qq;
+    blacs_gridinfo_(&ctxt, &pp, &qq, &myr, &myc);
+    int in_grid = myr >= 0 && myr < p && myc >= 0 && myc < q;
+    int mloc = in_grid ? numroc_(&n, &nb, &myr, &zero, &p) : 0;
+    int nloc = in_grid ? numroc_(&n, &nb, &myc, &zero, &q) : 0;
+    int lld = mloc > 1 ? mloc : 1, desc[9];
+    double *a = NULL, *v1 = NULL, *v2 = NULL, *v3 = NULL, *work = NULL;
+    int *ipiv = NULL;
+    if (in_grid) {
+        descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &ctxt, &lld, &info);
+        a = malloc(sizeof(double) * (size_t)lld * (nloc > 0 ? nloc : 1));
+        v1 = malloc(sizeof(double) * (size_t)(nloc + nb));
+        v2 = malloc(sizeof(double) * (size_t)(nloc + nb));
+        v3 = malloc(sizeof(double) * (size_t)(nloc + nb));
+        ipiv = malloc(sizeof(int) * (size_t)(mloc + nb));
+        if (!a || !v1 || !v2 || !v3 || !ipiv) {
+            fprintf(stderr, "sl_bench: out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+    }
+    char *list = strdup(argv[1]);
+    char *save = NULL; /* strtok_r: libc is shared by the simulated ranks */
+    for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+        int sym = !strcmp(r, "potrf") || !strcmp(r, "sytrd");
+        if (strcmp(r, "getrf") && strcmp(r, "potrf") && strcmp(r, "geqrf") && strcmp(r, "sytrd")) {
+            if (me == 0) fprintf(stderr, "sl_bench: unknown routine %s\n", r);
+            continue;
+        }
+        double sum = 0, t = 0;
+        int lwork = 0;
+        info = 0;
+        if (in_grid) {
+            generate(a, lld, mloc, nloc, n, nb, myr, myc, p, q, sym);
+            /* workspace queries (outside the timed region) */
+            if (!strcmp(r, "geqrf") || !strcmp(r, "sytrd")) {
+                double w = 0;
+                if (r[0] == 'g')
+                    pdgeqrf_(&n, &n, a, &one, &one, desc, v1, &w, &m1, &info);
+                else
+                    pdsytrd_("L", &n, a, &one, &one, desc, v1, v2, v3, &w, &m1, &info, 1);
+                free(work);
+                lwork = (int)w + 1;
+                work = malloc(sizeof(double) * (size_t)lwork);
+            }
+        }
+        sl_wrap_reset();
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        if (in_grid) {
+            if (!strcmp(r, "getrf"))
+                pdgetrf_(&n, &n, a, &one, &one, desc, ipiv, &info);
+            else if (!strcmp(r, "potrf"))
+                pdpotrf_("L", &n, a, &one, &one, desc, &info, 1);
+            else if (!strcmp(r, "geqrf"))
+                pdgeqrf_(&n, &n, a, &one, &one, desc, v1, work, &lwork, &info);
+            else
+                pdsytrd_("L", &n, a, &one, &one, desc, v1, v2, v3, work, &lwork, &info, 1);
+        }
+        t = MPI_Wtime() - t0;
+        if (wrap) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s.%s.csv", wrap, r);
+            sl_wrap_dump(path);
+        }
+        if (in_grid) {
+            if (!strcmp(r, "potrf") || !strcmp(r, "sytrd")) {
+                /* only the lower triangle is the result */
+                for (int lj = 0; lj < nloc; lj++) {
+                    int gj = ((lj / nb) * q + myc) * nb + lj % nb;
+                    for (int li = 0; li < mloc; li++) {
+                        int gi = ((li / nb) * p + myr) * nb + li % nb;
+                        if (gi >= gj) sum += fabs(a[(size_t)lj * lld + li]);
+                    }
+                }
+            } else
+                sum = asum(a, (size_t)lld * nloc);
+            if (!strcmp(r, "getrf") && myc == 0)
+                for (int i = 0; i < mloc; i++) sum += ipiv[i];
+            if (!strcmp(r, "geqrf") && myr == 0) sum += asum(v1, (size_t)nloc);
+            if (!strcmp(r, "sytrd") && myr == 0) sum += asum(v1, (size_t)nloc) + asum(v2, (size_t)nloc);
+        }
+        double tmax = 0, stot = 0;
+        int imax = 0;
+        MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        MPI_Reduce(&sum, &stot, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        info = info < 0 ? -info : info;
+        MPI_Reduce(&info, &imax, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (me == 0) {
+            printf("SLB,%s,%d,%d,%d,%d,%.9g,%.17g,%d\n", r, n, nb, p, q, tmax, stot, imax);
+            fflush(stdout);
+        }
+    }
+    free(list);
+    free(a), free(v1), free(v2), free(v3), free(ipiv), free(work);
+    if (in_grid) blacs_gridexit_(&ctxt);
+    blacs_exit_(&one);
+    MPI_Finalize();
+    return 0;
+}
