@@ -301,14 +301,12 @@ fi
 # (simdrv refbcast, refall: blocking sends, one child after the other) are
 # simulated beside ours.  A process that has received forwards one child
 # after the other as the reference does, so the leave-on-all sum (whose
-# final broadcast starts from a process that has received) matches it.  A
-# broadcast source that returns without waiting for its receivers must post
-# its sends together, and under fair sharing of its link its first child
-# then has its data only when all of them have: nothing the source does
-# before returning can give that child the link alone.  So the broadcast
-# check is the reference plus that share, (log2 p - 1) n beta (beta from
-# T_p2p(n) - T_p2p(1)), and the source's own time is checked to be below one
-# message: it does not wait.
+# final broadcast starts from a process that has received) matches it.  The
+# broadcast source keeps that order too, waiting for each send at most a
+# bound the model gives (SRC/transport.c), so with its receivers there its
+# broadcasts must match the reference's, within 1.25% (4.05 one-way times
+# for the reference's 4 at p = 16: issue 28), and the source must return no
+# later than the reference's does (polling: 1% and 0.01 us allowed).
 echo "== trees against the reference BLACS's serial sending (fat tree, synchronous sends, BLACS_* unset)"
 if [ -n "$QUICK" ]; then TRP="16"; TRN=1,100,10000; else TRP="16 64"; TRN=1,10,100,1000,10000,100000; fi
 for p in $TRP; do
@@ -332,7 +330,7 @@ awk -F, '
     nn = 0; for (n in N) ns[++nn] = n + 0
     for (i = 1; i <= nn; i++) for (j = i + 1; j <= nn; j++) if (ns[j] < ns[i]) { t = ns[i]; ns[i] = ns[j]; ns[j] = t }
     printf "Times / T_p2p(n).  ref = the reference BLACS schedule (blocking sends, serial);\n"
-    printf "bound = ref + (log2 p - 1) n beta: what a source that does not wait can reach.\n"
+    printf "bound = ref x 1.0125: one-way times within 1.25%% of the reference'"'"'s.\n"
     viol_all = 0; viol_b = 0; viol_s = 0
     for (pi = 1; pi <= np; pi++) {
       p = ps[pi]; lg = 0; while (2 ^ lg < p) lg++
@@ -341,8 +339,7 @@ awk -F, '
       printf "  %-24s", "bcast ref"; for (j = 1; j <= nn; j++) printf " %9.2f", rb[p, ns[j]] / t2p[p, ns[j]]; printf "\n"
       printf "  %-24s", "bcast bound"
       for (j = 1; j <= nn; j++) {
-        n = ns[j]; nb = t2p[p, n] - t2p[p, ns[1]]; if (nb < 0) nb = 0
-        bound[n] = rb[p, n] + (lg - 1) * nb; printf " %9.2f", bound[n] / t2p[p, n]
+        n = ns[j]; bound[n] = rb[p, n] * 1.0125; printf " %9.2f", bound[n] / t2p[p, n]
       }
       printf "\n"
       split("1 H", tops, " ")
@@ -355,7 +352,7 @@ awk -F, '
         printf "\n  %-24s", "  source returns, us"
         for (j = 1; j <= nn; j++) {
           n = ns[j]; v = S["bcast", tops[q], p, n]; printf " %9.3f", v
-          if (v >= t2p[p, n]) { viol_s++; printf "*" }
+          if (v > rbs[p, n] * 1.01 + 0.01) { viol_s++; printf "*" }
         }
         printf "\n"
       }
@@ -369,8 +366,8 @@ awk -F, '
       printf "\n"
     }
     printf "\ncheck: 1 leave-on-all sum never behind the reference: %s\n", viol_all ? "NO" : "yes"
-    printf "check: 1 and H broadcasts within the reference plus the source share (bound): %s\n", viol_b ? "NO" : "yes"
-    printf "check: the broadcast source returns within one message time (it does not wait): %s\n", viol_s ? "NO" : "yes"
+    printf "check: 1 and H broadcasts within 1.25%% of the reference (bound): %s\n", viol_b ? "NO" : "yes"
+    printf "check: the broadcast source returns no later than the reference'"'"'s: %s\n", viol_s ? "NO" : "yes"
     printf "check: every result correct: %s\n", bad ? "NO" : "yes"
     exit (viol_all || viol_b || viol_s || bad) ? 1 : 0
   }' "$OUT/trees.csv" > "$OUT/trees.txt"
