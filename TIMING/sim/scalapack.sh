@@ -46,14 +46,16 @@ if [ -n "${SL_CELLS:-}" ]; then
 elif [ -n "${BENCH_SL_QUICK:-}" ]; then
   CELLS="4x4:1024:$ALL:comm"
 else
-  # the full table, reduced to what fits in well under an hour on 2 cores
-  # (see the README): the communication mode at 4x4, 2x8 and 8x8 up to
-  # N = 2048, PDSYTRD at N = 1024 only; the computation mode at 4x4,
-  # N = 1024 without PDSYTRD.  Simulations of our library take several
-  # times the wall time of the reference's, more so in the computation
-  # mode and for PDSYTRD's many small combines.
-  CELLS="4x4:1024:$ALL:comm 4x4:1024:getrf,potrf,geqrf:comp 4x4:2048:getrf,potrf,geqrf:comm
-         2x8:2048:getrf,potrf,geqrf:comm 8x8:2048:getrf,potrf,geqrf:comm"
+  # the full table, reduced to what fits in about a quarter of an hour on
+  # 2 cores (see the README): PDGETRF, PDPOTRF, PDGEQRF in the communication
+  # mode on 4x4, 2x8, 8x8 up to N = 4096 (16x16 at N = 4096: PDGETRF and
+  # PDPOTRF; PDGEQRF with our library runs for over 15 minutes), PDSYTRD at
+  # 4x4 N = 1024 only (simulating its many small combines with our library
+  # is slow); the computation mode at 4x4 N = 1024 and 8x8 N = 2048
+  CELLS="4x4:1024:$ALL:comm 4x4:1024:getrf,potrf,geqrf:comp
+         4x4:2048:getrf,potrf,geqrf:comm 2x8:2048:getrf,potrf,geqrf:comm 8x8:2048:getrf,potrf,geqrf:comm
+         4x4:4096:getrf,potrf,geqrf:comm 2x8:4096:getrf,potrf,geqrf:comm 8x8:4096:getrf,potrf,geqrf:comm
+         8x8:2048:getrf,potrf,geqrf:comp 16x16:4096:getrf,potrf:comm"
 fi
 
 # one job per (cell, network, mode, library): "lib net mode P Q N routines"
