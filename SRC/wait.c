@@ -6,6 +6,7 @@
  * last completed, then the job stops with a BLACS error), BLACS_STATS's
  * waiting time, and the long-wait warning's marks (watch.c).
  */
+#include <sched.h>
 #include <stdio.h>
 #include <time.h>
 #include "core.h"
@@ -72,6 +73,8 @@ int bi_wait_bounded(MPI_Request *r, double limit, double *waited)
         if (nap > limit - w) nap = limit - w;
         struct timespec ts = {0, (long)(nap * 1e9) + 1};
         nanosleep(&ts, NULL);
+#else
+        sched_yield(); /* more ranks than cores: the receiver may need this one */
 #endif
         BI_MPI(MPI_Test(r, &done, MPI_STATUS_IGNORE), "MPI_Test");
     }
