@@ -12,7 +12,7 @@
  *   BLACS_MEMCPY_BETA  us per byte copied (T_m)                  (5e-5: 20 GB/s)
  * and, not a machine parameter but a bound the plans take from here:
  *   BLACS_SOURCE_WAIT  us a broadcast source may wait in all for its sends
- *                      to go out in order (transport.c), 0: never  (1000)
+ *                      to go out in order (transport.c), 0: never (10000)
  */
 #include <math.h>
 #include <stdlib.h>
@@ -71,7 +71,7 @@ double bi_pipe_segment(void)
 double bi_source_wait(void)
 {
     static double v = -1;
-    if (v < 0) v = bi_env_number("BLACS_SOURCE_WAIT", 1000, 0, 1e7, 0);
+    if (v < 0) v = bi_env_number("BLACS_SOURCE_WAIT", 10000, 0, 1e7, 0);
     return v;
 }
 

@@ -37,7 +37,7 @@ const bi_machine *bi_machine_default(void);
 double bi_serial_bytes(const bi_machine *m);
 double bi_pipe_segment(void); /* BLACS_PIPE_SEGMENT in bytes, 0: not set */
 double bi_comb_nshort(void);  /* BLACS_COMB_NSHORT in bytes, 0: not set */
-double bi_source_wait(void);  /* BLACS_SOURCE_WAIT in us (1000), 0: never */
+double bi_source_wait(void);  /* BLACS_SOURCE_WAIT in us (10000), 0: never */
 
 /* ---- terms (LAWN 73 3.3): complete communication, send, operation --------- */
 static inline double bi_tc(const bi_machine *m, double b) { return m->tc.a + m->tc.b * b; }
