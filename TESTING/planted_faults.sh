@@ -26,7 +26,7 @@ fdir() { echo "build/fault$1-${VARIANT:-default}"; }
 build() {  # build <n>: library and xCbtest with -DBI_FAULT=<n> in $(fdir n)
   local b; b=$(fdir "$1")
   mkdir -p "$b"
-  make -s B="$b" LIBDIR="$b/LIB" CFLAGS="-O2 -g -DBI_FAULT=$1" "$b/tests/xCbtest" \
+  make -s -j2 B="$b" LIBDIR="$b/LIB" CFLAGS="-O2 -g -DBI_FAULT=$1" "$b/tests/xCbtest" \
        > "$b/build.log" 2>&1
 }
 
