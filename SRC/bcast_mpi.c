@@ -34,10 +34,26 @@ static void recv_part(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datat
 }
 
 /* the source's: posted from buffer w, whose queue keeps the request */
-static void send_part(const bi_coll *c, MPI_Comm comm, bi_buf *w, void *p, int n,
-                      MPI_Datatype dt)
+static void send_part(bi_coll *c, MPI_Comm comm, bi_buf *w, void *p, int n, MPI_Datatype dt,
+                      size_t bytes)
 {
-    BI_MPI(MPI_Ibcast(p, n, dt, c->root, comm, bi_buf_req(w, -1)), "MPI_Ibcast");
+    MPI_Request *r = bi_buf_req(w, -1);
+    BI_MPI(MPI_Ibcast(p, n, dt, c->root, comm, r), "MPI_Ibcast");
+#ifndef SMPI_H
+    /* The source then waits for its broadcast in the bounds of its order
+     * (transport.c: 8 T_c + 20 us, BLACS_SOURCE_WAIT in all).  MPICH's and
+     * Open MPI's non-blocking schedules move only while the root calls
+     * MPI, so a root that returned at once would hold a long broadcast's
+     * receivers up until its next call: 1 x 2, 800 KB, back to back on
+     * shared memory (make bench), 420 us a broadcast without this wait,
+     * 110 us with it, against MPI_Bcast's 60-70.  Short ones (up to 256
+     * bytes) go eagerly and would only pay for the polls (+0.13 us at 8
+     * bytes).  SMPI's root posts all its sends at once and needs no
+     * progress: it does not wait there. */
+    if (bytes > 256) bi_source_settle(c, r, bytes);
+#else
+    (void)bytes;
+#endif
 }
 
 /* c's data as the (count, datatype) of one MPI call: a non-contiguous
@@ -100,13 +116,71 @@ static void recv_counted(const bi_coll *c, MPI_Comm comm)
 }
 #endif
 
+/* Straight from A when the receivers are there.  Copying a long vector
+ * costs the source about what MPI's own transfer costs on shared memory
+ * (1 x 2, 800 KB, back to back: 110 us a broadcast against MPI_Bcast's
+ * 60-70, make bench).  So before a broadcast of DIRECT_MIN bytes or more
+ * every receiver tells the source it is there (a word of no bytes on the
+ * scope's communicator, which carries nothing else point-to-point), and
+ * the source waits for those words at most what the copy would cost
+ * (plan.ready_wait, within BLACS_SOURCE_WAIT).  With every word in, each
+ * receiver is inside its broadcast/receive, which does not return before
+ * the broadcast completes: the source posts MPI_Ibcast from A as it lies
+ * and waits for it, and no program can make that wait a hang.  Without
+ * them it copies as before and leaves the words still to come on the
+ * copy's request queue: every receiver sends one word per such
+ * broadcast and the source takes one from each, so words and broadcasts
+ * pair up in order.  Both sides decide from the element count alone,
+ * which they share.  Only where MPI checks the broadcast's count itself
+ * (MPICH): elsewhere the count travels first (above).  Not in SMPI, where
+ * a copy costs no simulated time and the words would only add latency. */
+#if BI_MPI_CHECKS_BCAST && !defined(SMPI_H)
+#define BI_DIRECT 1
+#define DIRECT_MIN ((size_t)65536)
+#define READY_TAG 0
+
+static int direct(const bi_coll *c) { return c->count * c->isize >= DIRECT_MIN; }
+
+/* the source: 1 if it sent from A; else 0 and *rdy the words to come
+ * (c->np - 1 requests, some of them done) */
+static int send_direct(bi_coll *c, MPI_Comm comm, MPI_Request **rdy)
+{
+    const int n = c->np - 1;
+    MPI_Request *r = bi_alloc(NULL, (size_t)n * sizeof *r, NULL, "MPI requests");
+    for (int i = 0, k = 0; k < c->np; k++)
+        if (k != c->root)
+            BI_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, k, READY_TAG, comm, &r[i++]), "MPI_Irecv");
+    double left = c->plan.ready_wait, w;
+    int all = 1;
+    for (int i = 0; i < n && all; i++) {
+        all = bi_wait_bounded(&r[i], left > 0 ? left : 0, &w);
+        left -= w;
+    }
+    if (!all) {
+        *rdy = r;
+        return 0;
+    }
+    free(r);
+    MPI_Request b;
+    bi_mpicount k = data_of(c);
+    BI_MPI(MPI_Ibcast(c->buf, k.n, k.dt, c->root, comm, &b), "MPI_Ibcast");
+    bi_mpicount_free(&k);
+    bi_wait(&b, MPI_STATUS_IGNORE, 'c', -1, -1, c->count * c->isize);
+    return 1;
+}
+#endif
+
 /* The source: A (c->buf, c->shape when not contiguous: bcast.c hands it
  * over as it lies) copied once into a BLACS buffer, the header in front
  * where there is one, every broadcast posted from there */
-static void send_copy(const bi_coll *c, MPI_Comm comm)
+static void send_copy(bi_coll *c, MPI_Comm comm, MPI_Request *rdy)
 {
     const size_t nb = c->count * c->isize;
     bi_buf *w = bi_buf_get(HDR + (nb ? nb : 1));
+    if (rdy) { /* receivers' words still to come (send_direct) */
+        for (int i = 0; i < c->np - 1; i++) *bi_buf_req(w, -1) = rdy[i];
+        free(rdy);
+    }
     char *d = w->data + HDR;
     if (c->shape) bi_pack(c->shape, c->buf, d);
     else if (nb) memcpy(d, c->buf, nb);
@@ -114,24 +188,24 @@ static void send_copy(const bi_coll *c, MPI_Comm comm)
     const int64_t h[2] = {(int64_t)c->count, ~(int64_t)c->count};
     memcpy(w->data, h, BI_CNT_HDR);
     if (nb <= BI_CNT_HDR_MAX) {
-        send_part(c, comm, w, w->data, (int)(BI_CNT_HDR + nb), MPI_BYTE);
+        send_part(c, comm, w, w->data, (int)(BI_CNT_HDR + nb), MPI_BYTE, BI_CNT_HDR + nb);
         bi_buf_post(w);
         return;
     }
-    send_part(c, comm, w, w->data, 2, MPI_INT64_T);
+    send_part(c, comm, w, w->data, 2, MPI_INT64_T, BI_CNT_HDR);
 #else
     if (!nb) {
         /* an empty broadcast still happens (as in the reference); with one
          * byte, as MPI skips empty ones: a process whose shape is not empty
          * then gets an error instead of waiting forever */
         *d = 0;
-        send_part(c, comm, w, d, 1, MPI_BYTE);
+        send_part(c, comm, w, d, 1, MPI_BYTE, 1);
         bi_buf_post(w);
         return;
     }
 #endif
     bi_mpicount k = bi_mpicount_of(c->count, c->dt);
-    send_part(c, comm, w, d, k.n, k.dt);
+    send_part(c, comm, w, d, k.n, k.dt, nb);
     bi_mpicount_free(&k); /* a derived type outlives its free while in use */
     bi_buf_post(w);
 }
@@ -149,7 +223,11 @@ void bi_bcast_mpi(bi_coll *c)
         return;
     }
     if (c->me == c->root) {
-        send_copy(c, comm);
+        MPI_Request *rdy = NULL;
+#if BI_DIRECT
+        if (direct(c) && send_direct(c, comm, &rdy)) return;
+#endif
+        send_copy(c, comm, rdy);
         return;
     }
 #if !BI_MPI_CHECKS_BCAST
@@ -160,8 +238,17 @@ void bi_bcast_mpi(bi_coll *c)
         recv_part(c, comm, &token, 1, MPI_BYTE, 1);
         return;
     }
+#if BI_DIRECT
+    MPI_Request said = MPI_REQUEST_NULL;
+    if (direct(c)) /* "here" (send_direct) */
+        BI_MPI(MPI_Isend(NULL, 0, MPI_BYTE, c->root, READY_TAG, comm, &said), "MPI_Isend");
+#endif
     bi_mpicount k = data_of(c);
     recv_part(c, comm, c->buf, k.n, k.dt, c->count * c->isize);
     bi_mpicount_free(&k);
+#if BI_DIRECT
+    /* the source takes every word, in this broadcast or on its buffer's queue */
+    bi_wait(&said, MPI_STATUS_IGNORE, 's', c->root, READY_TAG, 0);
+#endif
 #endif
 }

@@ -322,6 +322,10 @@ typedef struct {
      * posting the next, ord_a + ord_b * bytes, ord_cap in all (transport.c);
      * ord_cap 0: every send posted at once */
     double ord_a, ord_b, ord_cap;
+    /* TOP ' ' source of a long broadcast: how long (seconds) it may wait
+     * for its receivers' words that they are there, to send straight from
+     * A instead of copying it: what the copy would cost (bcast_mpi.c) */
+    double ready_wait;
 } bi_plan;
 
 struct bi_coll {
@@ -353,6 +357,9 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag);  /* int
  * source (scope rank c->root), it first waits for its previous send */
 void bi_fwd(bi_coll *c, int to, const void *p, size_t items, int tag);
 void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag);   /* blocking */
+/* a broadcast source's wait for one of its sends (request r, bytes long),
+ * in the bounds of its plan (transport.c); other processes return at once */
+void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes);
 int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag);        /* returns source */
 MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag);
 /* wait for a receive bi_irecv posted (items from scope rank from) and check

@@ -107,14 +107,19 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * 5.1): no process may count on leaving one before every process of the
  * scope has called it.  The source of a broadcast (scope rank c->root) is
  * the one process outside that rule: it keeps the bounded order. */
-static void source_order(bi_coll *c)
+void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
 {
-    if (!c->reqs.n || c->me != c->root || c->op || c->ordspent >= c->plan.ord_cap) return;
-    double lim = c->plan.ord_a + c->plan.ord_b * (double)c->lastbytes;
+    if (c->me != c->root || c->op || c->ordspent >= c->plan.ord_cap) return;
+    double lim = c->plan.ord_a + c->plan.ord_b * (double)bytes;
     if (lim > c->plan.ord_cap - c->ordspent) lim = c->plan.ord_cap - c->ordspent;
     double w;
-    if (bi_wait_bounded(&c->reqs.r[c->reqs.n - 1], lim, &w)) c->ordspent += w;
+    if (bi_wait_bounded(r, lim, &w)) c->ordspent += w;
     else c->ordspent = c->plan.ord_cap; /* a receiver not there: the rest go at once */
+}
+
+static void source_order(bi_coll *c)
+{
+    if (c->reqs.n) bi_source_settle(c, &c->reqs.r[c->reqs.n - 1], c->lastbytes);
 }
 
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)

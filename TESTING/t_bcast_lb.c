@@ -12,7 +12,8 @@
  *   source    every letter: the source sends each receiver a point-to-point
  *             message after its broadcast/send, and the receivers take it
  *             before their broadcast/receive.  A source that waits for its
- *             receivers at all hangs.
+ *             receivers at all hangs.  TOP ' ' (in the list by default,
+ *             last) runs in scope 'All', MPI_Ibcast's (bcast_mpi.c).
  *   order=before|after  only this: the split ring 'S', whose source sends
  *             to column 1 (+1) and then to column 2 (-1).  Column 2, once it
  *             has its data, tells column 1 (MPI_COMM_WORLD, tag 99); column
@@ -43,7 +44,7 @@ static void fill(double *a, long n, int k)
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
-    const char *kids = "FS123T", *srcs = "IDSMHFT123P", *order = NULL;
+    const char *kids = "FS123T", *srcs = "IDSMHFT123P ", *order = NULL;
     long n = 100000;
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "children=", 9)) kids = argv[i] + 9;
@@ -84,9 +85,10 @@ int main(int argc, char **argv)
             }
         for (const char *t = srcs; *t; t++, k++) {
             char top[2] = {*t, 0};
+            const char *scope = *t == ' ' ? "A" : "R"; /* ' ': MPI's own, on the grid's */
             if (c == 0) {
                 fill(a, n, k);
-                Cdgebs2d(ctxt, "R", top, (blacs_int)n, 1, a, (blacs_int)n);
+                Cdgebs2d(ctxt, scope, top, (blacs_int)n, 1, a, (blacs_int)n);
                 a[0] = -1;
                 tok[0] = 7;
                 Cdgesd2d(ctxt, 4, 1, tok, 4, 0, 1);
@@ -94,7 +96,7 @@ int main(int argc, char **argv)
             } else {
                 Cdgerv2d(ctxt, 4, 1, tok, 4, 0, 0);
                 memset(a, 0, (size_t)n * sizeof *a);
-                Cdgebr2d(ctxt, "R", top, (blacs_int)n, 1, a, (blacs_int)n, 0, 0);
+                Cdgebr2d(ctxt, scope, top, (blacs_int)n, 1, a, (blacs_int)n, 0, 0);
                 TU_CHECK(check(a, n, k) == 0, "TOP '%c', source sending on first", *t);
                 TU_CHECK(tok[0] == 7, "token from the source");
             }
