@@ -85,7 +85,7 @@ int main(int argc, char **argv)
             }
         for (const char *t = srcs; *t; t++, k++) {
             char top[2] = {*t, 0};
-            const char *scope = *t == ' ' ? "A" : "R"; /* ' ': MPI's own, on the grid's */
+            char scope[2] = {*t == ' ' ? 'A' : 'R', 0}; /* ' ': MPI's own, on the grid's */
             if (c == 0) {
                 fill(a, n, k);
                 Cdgebs2d(ctxt, scope, top, (blacs_int)n, 1, a, (blacs_int)n);
