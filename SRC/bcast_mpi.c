@@ -119,27 +119,22 @@ static void recv_counted(const bi_coll *c, MPI_Comm comm)
 /* Straight from A when the receivers are there.  Copying a long vector
  * costs the source about what MPI's own transfer costs on shared memory
  * (1 x 2, 800 KB, back to back: 110 us a broadcast against MPI_Bcast's
- * 60-70, make bench).  So before a broadcast of DIRECT_MIN bytes or more
- * every receiver tells the source it is there (a word of no bytes on the
- * scope's communicator, which carries nothing else point-to-point), and
- * the source waits for those words at most what the copy would cost
- * (plan.ready_wait, within BLACS_SOURCE_WAIT).  With every word in, each
- * receiver is inside its broadcast/receive, which does not return before
- * the broadcast completes: the source posts MPI_Ibcast from A as it lies
- * and waits for it, and no program can make that wait a hang.  Without
- * them it copies as before and leaves the words still to come on the
- * copy's request queue: every receiver sends one word per such
- * broadcast and the source takes one from each, so words and broadcasts
- * pair up in order.  Both sides decide from the element count alone,
- * which they share.  Only where MPI checks the broadcast's count itself
- * (MPICH): elsewhere the count travels first (above).  Not in SMPI, where
- * a copy costs no simulated time and the words would only add latency. */
-#if BI_MPI_CHECKS_BCAST && !defined(SMPI_H)
-#define BI_DIRECT 1
-#define DIRECT_MIN ((size_t)65536)
-#define READY_TAG 0
-
-static int direct(const bi_coll *c) { return c->count * c->isize >= DIRECT_MIN; }
+ * 60-70, make bench).  So in a broadcast the plan makes direct (MPICH,
+ * BI_DIRECT_MIN bytes or more: plan.c) every receiver first tells the
+ * source it is there: a word of no bytes on the broadcast's message ID,
+ * on the private communicator like every message of the library's own
+ * topologies (the IDs keep it apart from them).  The source waits for
+ * those words at most what the copy would cost (plan.ready_wait, within
+ * BLACS_SOURCE_WAIT).  With every word in, each receiver is inside its
+ * broadcast/receive, which does not return before the broadcast
+ * completes: the source posts MPI_Ibcast from A as it lies and waits for
+ * it, and no program can make that wait a hang.  Without them it copies
+ * as before and leaves the words still to come on the copy's request
+ * queue.  Both sides decide from the element count alone, which they
+ * share.  Only where MPI checks the broadcast's count itself (MPICH):
+ * elsewhere the count travels first (above); and not in SMPI, where a
+ * copy costs no simulated time and the words would only add latency. */
+static MPI_Comm word_comm(const bi_coll *c) { return c->sc->ctx->comm; }
 
 /* the source: 1 if it sent from A; else 0 and *rdy the words to come
  * (c->np - 1 requests, some of them done) */
@@ -149,7 +144,9 @@ static int send_direct(bi_coll *c, MPI_Comm comm, MPI_Request **rdy)
     MPI_Request *r = bi_alloc(NULL, (size_t)n * sizeof *r, NULL, "MPI requests");
     for (int i = 0, k = 0; k < c->np; k++)
         if (k != c->root)
-            BI_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, k, READY_TAG, comm, &r[i++]), "MPI_Irecv");
+            BI_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, bi_scope_commrank(c->sc, k), c->tag, word_comm(c),
+                             &r[i++]),
+                   "MPI_Irecv");
     double left = c->plan.ready_wait, w;
     int all = 1;
     for (int i = 0; i < n && all; i++) {
@@ -168,7 +165,6 @@ static int send_direct(bi_coll *c, MPI_Comm comm, MPI_Request **rdy)
     bi_wait(&b, MPI_STATUS_IGNORE, 'c', -1, -1, c->count * c->isize);
     return 1;
 }
-#endif
 
 /* The source: A (c->buf, c->shape when not contiguous: bcast.c hands it
  * over as it lies) copied once into a BLACS buffer, the header in front
@@ -224,9 +220,7 @@ void bi_bcast_mpi(bi_coll *c)
     }
     if (c->me == c->root) {
         MPI_Request *rdy = NULL;
-#if BI_DIRECT
-        if (direct(c) && send_direct(c, comm, &rdy)) return;
-#endif
+        if (c->plan.direct && send_direct(c, comm, &rdy)) return;
         send_copy(c, comm, rdy);
         return;
     }
@@ -238,17 +232,15 @@ void bi_bcast_mpi(bi_coll *c)
         recv_part(c, comm, &token, 1, MPI_BYTE, 1);
         return;
     }
-#if BI_DIRECT
     MPI_Request said = MPI_REQUEST_NULL;
-    if (direct(c)) /* "here" (send_direct) */
-        BI_MPI(MPI_Isend(NULL, 0, MPI_BYTE, c->root, READY_TAG, comm, &said), "MPI_Isend");
-#endif
+    if (c->plan.direct) /* "here" (send_direct) */
+        BI_MPI(MPI_Isend(NULL, 0, MPI_BYTE, bi_scope_commrank(c->sc, c->root), c->tag, word_comm(c),
+                         &said),
+               "MPI_Isend");
     bi_mpicount k = data_of(c);
     recv_part(c, comm, c->buf, k.n, k.dt, c->count * c->isize);
     bi_mpicount_free(&k);
-#if BI_DIRECT
     /* the source takes every word, in this broadcast or on its buffer's queue */
-    bi_wait(&said, MPI_STATUS_IGNORE, 's', c->root, READY_TAG, 0);
-#endif
+    bi_wait(&said, MPI_STATUS_IGNORE, 's', bi_scope_commrank(c->sc, c->root), c->tag, 0);
 #endif
 }

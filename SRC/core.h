@@ -322,11 +322,22 @@ typedef struct {
      * posting the next, ord_a + ord_b * bytes, ord_cap in all (transport.c);
      * ord_cap 0: every send posted at once */
     double ord_a, ord_b, ord_cap;
-    /* TOP ' ' source of a long broadcast: how long (seconds) it may wait
-     * for its receivers' words that they are there, to send straight from
-     * A instead of copying it: what the copy would cost (bcast_mpi.c) */
+    /* TOP ' ', long vectors: the receivers tell the source they are there,
+     * on the one message ID the plan reserves, so that it may send straight
+     * from A (bcast_mpi.c); ready_wait: how long (seconds) the source may
+     * wait for them, what copying A would cost */
+    int direct;
     double ready_wait;
 } bi_plan;
+/* where MPI checks a broadcast's count itself and a copy costs real time
+ * (MPICH; not SimGrid's SMPI): the ' ' broadcasts of BI_DIRECT_MIN bytes or
+ * more are plan.direct */
+#if defined(MPICH_VERSION) && !defined(SMPI_H)
+#define BI_BCAST_DIRECT 1
+#else
+#define BI_BCAST_DIRECT 0
+#endif
+#define BI_DIRECT_MIN 65536.0
 
 struct bi_coll {
     bi_scope *sc;

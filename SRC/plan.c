@@ -33,9 +33,10 @@
  *     of 'P', the halvings of 'Y', when a fan-in takes its contributions
  *     one at a time, and for a broadcast how long its source may wait for
  *     each send before posting the next (8 T_c of the send + 20 us) and in
- *     all (BLACS_SOURCE_WAIT): the source's order, transport.c; and how
- *     long a ' ' source may wait for its receivers to send straight from A
- *     (what copying A costs, T_m; bcast_mpi.c).
+ *     all (BLACS_SOURCE_WAIT): the source's order, transport.c; and
+ *     whether a ' ' source may send straight from A when its receivers say
+ *     they are there (long vectors, under MPICH), on one message ID, and
+ *     how long it waits for them (what copying A costs, T_m; bcast_mpi.c).
  * plan.top is the letter of what runs in the end, for broadcasts and
  * combines alike: message traces (BLACS_TRACE) and hang and long-wait
  * reports name it beside the letter the program passed.
@@ -81,8 +82,13 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
         p->ord_cap = 1e-6 * bi_source_wait();
         p->ord_a = 1e-6 * (8 * m->tc.a + 20);
         p->ord_b = 1e-6 * 8 * m->tc.b;
-        p->ready_wait = 1e-6 * m->tm.b * (double)in->count * (double)in->isize;
-        if (p->ready_wait > p->ord_cap) p->ready_wait = p->ord_cap;
+        const double bytes = (double)in->count * (double)in->isize;
+        if (BI_BCAST_DIRECT && p->mpi && in->np > 1 && bytes >= BI_DIRECT_MIN) {
+            p->direct = 1;
+            p->ntags = 1; /* the receivers' words */
+            p->ready_wait = 1e-6 * m->tm.b * bytes;
+            if (p->ready_wait > p->ord_cap) p->ready_wait = p->ord_cap;
+        }
     }
 }
 
