@@ -7,7 +7,8 @@
  * puts the data into one contiguous run of items; the algorithm the plan
  * names (bcast_*.c) moves those items between scope ranks.  The source of every
  * topology returns without waiting for its receivers: it sends from a copy
- * of A left on the buffer queue.  TOP ' ' may be the exception to the one
+ * of A left on the buffer queue (a long ' ' broadcast whose receivers have
+ * all said they are there goes straight from A: bcast_mpi.c).  TOP ' ' may be the exception to the one
  * run at the receivers (bcast_mpi.c says when): MPI_Ibcast takes a
  * non-contiguous shape as it lies, through its datatype, and MPI matches
  * type signatures, so shapes of equal count still agree with the source's

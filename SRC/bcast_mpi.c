@@ -16,8 +16,9 @@
  * BLACS_DEBUG=2).  The request completes in MPI's own progress and in the
  * polls of later BLACS calls; BLACS_EXIT waits for it, and a grid's exit
  * may free the communicator under it (MPI lets pending operations
- * complete).  The copy is always needed: the user may change A as soon as
- * the call returns.
+ * complete).  The copy is needed whenever the source returns before its
+ * receivers have the data: the user may change A as soon as the call
+ * returns.  When they have all said they are there it is not (below).
  */
 #include <math.h>
 #include <stdlib.h>

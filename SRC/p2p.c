@@ -4,7 +4,9 @@
  *
  * Sends are locally blocking for any size and any number of outstanding
  * sends: the shape is copied once into a buffer (buffer.c) and sent with
- * MPI_Isend, so the caller may reuse A at once.  Receives land directly in
+ * MPI_Isend, so the caller may reuse A at once -- unless the receiver has
+ * said it waits for this very message (long ones on one node, below):
+ * then it goes straight from A.  Receives land directly in
  * A (a derived datatype describes the shape), with no copy.  Messages of a
  * pair arrive in order: the IDs of msgid.c count per pair.  RSRC = -1
  * and/or CSRC = -1 receive from any process of the grid (resp. of the
