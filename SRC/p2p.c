@@ -182,9 +182,10 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
  * trip costs more there than the copy). */
 #define DIRECT_MIN ((size_t)BI_DIRECT_MIN)
 
-static int words(const bi_ctx *c, int peer, int net, size_t bytes)
+static int words(const bi_ctx *c, int peer, int net, size_t bytes, size_t es)
 {
-    return !net && bytes >= DIRECT_MIN && bi_msgid_p2p_apart(c, c->iam, peer);
+    return bytes >= DIRECT_MIN && bytes > piece_elems(0, es, net) * es &&
+           bi_msgid_p2p_apart(c, c->iam, peer);
 }
 
 /* the sender: has dest said it waits for message k (of bytes)?  Its word
@@ -260,7 +261,7 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     const int contig = bi_shape_contig(s);
     int tag = bi_msgid_p2p_send(c, dest, 1);
     const int net = net_peer(c, dest);
-    if (contig && n <= INT_MAX && words(c, dest, net, nb) && waits(c, dest, c->sndcount[dest] - 1, nb, routine)) {
+    if (contig && n <= INT_MAX && words(c, dest, net, nb, es) && waits(c, dest, c->sndcount[dest] - 1, nb, routine)) {
         send_direct(c, A, n, nb, t, dest, tag, routine);
         bi_poll();
         return;
@@ -362,7 +363,7 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     /* "I wait for your message k" (long messages straight from A, above) */
     unsigned k = c->rcvcount[src];
     MPI_Request said = MPI_REQUEST_NULL;
-    if (rsrc != -1 && csrc != -1 && c->lastlong[src] && words(c, src, net, n * es))
+    if (rsrc != -1 && csrc != -1 && c->lastlong[src] && words(c, src, net, n * es, es))
         BI_MPI_IN(MPI_Isend(&k, 1, MPI_UNSIGNED, src, bi_msgid_p2p_word(c, src), c->comm, &said),
                   "MPI_Isend", c->handle, routine);
     bi_msgid_p2p_recv(c, src, 1);
