@@ -112,7 +112,6 @@ struct bi_ctx {
     bi_scope row, col, all;
     bi_idclass p2p;               /* point-to-point message IDs (msgid.c) */
     unsigned *sndcount, *rcvcount; /* per virtual process id, np each */
-    unsigned char *lastlong;      /* per vpid: its last message to us was long (p2p.c) */
     int sendrecv_id;              /* message ID of Cdsendrecv (msgid.c, sendrecv.c) */
     Int rings_bs, branches_bs;    /* BLACS_SET WHAT 11, 12 */
     Int rings_comb, branches_comb;/* WHAT 13, 14 */
@@ -247,11 +246,6 @@ void bi_msgid_setup(bi_ctx *c);              /* carve the ranges for a new grid 
 void bi_msgid_free(bi_ctx *c);
 int bi_msgid_p2p_send(bi_ctx *c, int dest_vpid, int advance);
 int bi_msgid_p2p_recv(bi_ctx *c, int src_vpid, int advance);
-/* a receiver's word to sender `owner` that it waits (p2p.c): an ID of the
- * owner's own subrange, which the receiver's messages to it never carry --
- * when the two do not share a subrange (bi_msgid_p2p_apart) */
-int bi_msgid_p2p_word(const bi_ctx *c, int owner);
-int bi_msgid_p2p_apart(const bi_ctx *c, int a, int b);
 /* reserve n (1 or 2) consecutive IDs for an operation of scope s rooted at
  * scope rank root (broadcast source, combine destination, 0 for leave-on-all);
  * returns the first.  advance = 0 only peeks. */

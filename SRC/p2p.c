@@ -4,16 +4,13 @@
  *
  * Sends are locally blocking for any size and any number of outstanding
  * sends: the shape is copied once into a buffer (buffer.c) and sent with
- * MPI_Isend, so the caller may reuse A at once -- unless the receiver has
- * said it waits for this very message (long ones on one node, below):
- * then it goes straight from A.  Receives land directly in
+ * MPI_Isend, so the caller may reuse A at once.  Receives land directly in
  * A (a derived datatype describes the shape), with no copy.  Messages of a
  * pair arrive in order: the IDs of msgid.c count per pair.  RSRC = -1
  * and/or CSRC = -1 receive from any process of the grid (resp. of the
  * column or row): LAWN 73 7.1.2's wildcard receive; Cblacs_lastsrc tells
  * who sent.
  */
-#include <limits.h>
 #include <string.h>
 #include "bi.h"
 
@@ -161,103 +158,6 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
 #endif
 }
 
-/* ---- long messages straight from A ---------------------------------------
- * On one node the copy of a long message costs the sender about what MPI's
- * own transfer costs (make bench, 1 x 2: T_c 1.2-1.4 times MPI's at 10^4
- * and 10^5 doubles), and across TCP 10-20% at 10^6.  So a receiver that
- * waits for a long message (a named source, a shape of DIRECT_MIN bytes
- * or more, the source's last message to it long too) first sends that
- * source a word: the count of the message it waits for, on an ID of the
- * source's own subrange (msgid.c), which none of its messages to the
- * source carries.  A sender of a long message first takes the words its
- * receiver sent, looking for one at most what the copy would cost (T_m):
- * one naming this very message says the receiver is inside its receive
- * for it, which does not return before it has the message, so the message
- * goes from A as it lies, in one MPI message (the receiver, probing, tells
- * it from a first piece by its length), and the sender waits for it -- no
- * program can make that wait a hang.  Otherwise it copies as before.  A
- * word that comes too late is taken, and dropped, at the next long send
- * to that peer; as a receiver sends words only after a long message from
- * the same source, at most one such word waits at a time.  Wildcard
- * receives send none; neither do pairs whose IDs share a subrange (a
- * narrow ID range, BLACS_SET 1), nor messages that fit in the first
- * piece of their pair's schedule (a whole message would not tell itself
- * from a first piece), nor SimGrid's SMPI (a copy costs no simulated
- * time there, and a poll would not let the word arrive).  make bench,
- * T_c at 10^4 / 10^5 doubles: 1.06 / 1.00-1.04 times MPI_Send's, was
- * 1.35 / 1.17; make bench-hosts (TCP) at 10^6: 1.00, was 1.21. */
-#define DIRECT_MIN ((size_t)BI_DIRECT_MIN)
-
-static int words(const bi_ctx *c, int peer, int net, size_t bytes, size_t es)
-{
-#ifdef SMPI_H
-    /* a copy costs no simulated time, and a poll does not let it pass */
-    (void)c, (void)peer, (void)net, (void)bytes, (void)es;
-    return 0;
-#else
-    return bytes >= DIRECT_MIN && bytes > piece_elems(0, es, net) * es &&
-           bi_msgid_p2p_apart(c, c->iam, peer);
-#endif
-}
-
-/* the sender: has dest said it waits for message k (of bytes)?  Its word
- * is looked for at most what the copy would cost (T_m, machine.c): a peer
- * that has just sent this process something enters its receive a moment
- * after this process has entered its send (ping-pong) */
-static int waits(bi_ctx *c, int dest, unsigned k, size_t bytes, const char *routine)
-{
-    const int wt = bi_msgid_p2p_word(c, c->iam);
-    const double limit = 1e-6 * bi_machine_default()->tm.b * (double)bytes;
-    double t0 = 0;
-    for (;;) {
-        int flag;
-        BI_MPI_IN(MPI_Iprobe(dest, wt, c->comm, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe", c->handle,
-                  routine);
-        if (flag) {
-            unsigned w;
-            BI_MPI_IN(MPI_Recv(&w, 1, MPI_UNSIGNED, dest, wt, c->comm, MPI_STATUS_IGNORE),
-                      "MPI_Recv", c->handle, routine);
-            if (w == k) return 1;
-            continue; /* a word that came too late for an earlier message */
-        }
-        if (t0 == 0) t0 = MPI_Wtime();
-        else if (MPI_Wtime() - t0 >= limit) return 0;
-    }
-}
-
-/* a message straight from A: one MPI message however long (the receiver
- * tells it from a first piece by its length, bi_p2p_recv), waited for */
-static void send_direct(bi_ctx *c, const void *A, size_t n, size_t nb, MPI_Datatype t, int dest,
-                        int tag, const char *routine)
-{
-    MPI_Request r;
-    BI_MPI_IN(MPI_Isend(A, (int)n, t, dest, tag, c->comm, &r), "MPI_Isend", c->handle, routine);
-    bi_wait(&r, MPI_STATUS_IGNORE, 's', dest, tag, nb);
-}
-
-/* a receiver that said it waits: the elements of the message now coming,
- * probed (whole messages from A are longer than any first piece) */
-static size_t probe_count(bi_ctx *c, int src, int tag, MPI_Datatype el, size_t bytes,
-                          const char *routine)
-{
-    MPI_Status st;
-    int flag = 0, k = 0;
-    const double t0 = MPI_Wtime();
-    bi_watch_begin('r', src, tag, bytes);
-    if (bi_g.debug >= 2) {
-        while (!flag) {
-            BI_MPI_IN(MPI_Iprobe(src, tag, c->comm, &flag, &st), "MPI_Iprobe", c->handle, routine);
-            if (!flag && MPI_Wtime() - t0 > bi_g.hang_timeout)
-                bi_hang('r', src, tag, bytes, MPI_Wtime() - t0);
-        }
-    } else {
-        BI_MPI_IN(MPI_Probe(src, tag, c->comm, &st), "MPI_Probe", c->handle, routine);
-    }
-    bi_watch_end();
-    BI_MPI_IN(MPI_Get_count(&st, el, &k), "MPI_Get_count", c->handle, routine);
-    return k > 0 ? (size_t)k : 0;
-}
-
 /* The send's head (up to MPI_Isend) is on the critical path of every
  * exchange, so it does no polling (bi_buf_take; bi_buf_post polls after the
  * send is out) and no generic shape walk for the usual one-block case. */
@@ -272,13 +172,8 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     const MPI_Datatype t = bi_mpitype(s->type);
     const int contig = bi_shape_contig(s);
     int tag = bi_msgid_p2p_send(c, dest, 1);
-    const int net = net_peer(c, dest);
-    if (contig && n <= INT_MAX && words(c, dest, net, nb, es) && waits(c, dest, c->sndcount[dest] - 1, nb, routine)) {
-        send_direct(c, A, n, nb, t, dest, tag, routine);
-        bi_poll();
-        return;
-    }
     bi_buf *b = bi_buf_take(nb);
+    const int net = net_peer(c, dest);
     if (n < piece_elems(0, es, net)) {
         if (contig) {
             if (nb) memcpy(b->data, A, nb);
@@ -370,15 +265,8 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
         src = bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
         tag = bi_msgid_p2p_recv(c, src, 0);
     }
-    const size_t es = bi_types[s->type].size, n = bi_shape_count(s);
-    const int net = net_peer(c, src);
-    /* "I wait for your message k" (long messages straight from A, above) */
-    unsigned k = c->rcvcount[src];
-    MPI_Request said = MPI_REQUEST_NULL;
-    if (rsrc != -1 && csrc != -1 && c->lastlong[src] && words(c, src, net, n * es, es))
-        BI_MPI_IN(MPI_Isend(&k, 1, MPI_UNSIGNED, src, bi_msgid_p2p_word(c, src), c->comm, &said),
-                  "MPI_Isend", c->handle, routine);
     bi_msgid_p2p_recv(c, src, 1);
+    const size_t es = bi_types[s->type].size, n = bi_shape_count(s);
     const int contig = bi_shape_contig(s);
     const MPI_Datatype el = bi_mpitype(s->type);
     /* A non-contiguous shape is received in place through its datatype
@@ -389,29 +277,19 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
      * A shape of a piece or more is received into the scratch run from
      * piece 0 on, the later pieces' way: piece 0's count is then one of
      * elements (recv_piece). */
-    size_t p0 = piece_elems(0, es, net), got, total = 0;
+    const int net = net_peer(c, src);
+    size_t p0 = piece_elems(0, es, net), got;
     const int inplace = contig || (bi_bcast_mpi_inplace() && n < p0);
     bi_buf *scratch = NULL;
     walk w;
-    size_t whole = said != MPI_REQUEST_NULL ? probe_count(c, src, tag, el, n * es, routine) : 0;
-    if (whole > p0) { /* sent straight from A, in one message (bi_p2p_send) */
-        if (contig) got = recv_piece(c, s, A, n, el, src, tag, 1, routine);
-        else {
-            scratch = bi_buf_scratch(n * es);
-            walk_start(&w, s, A, 0);
-            got = recv_piece(c, s, scratch->data, n, el, src, tag, 1, routine);
-            walk_copy(&w, scratch->data, got, 0);
-        }
-        total = got;
-    } else if (!inplace) {
+    if (!inplace) {
         scratch = bi_buf_scratch(largest_piece(n, es, net) * es);
         walk_start(&w, s, A, 0);
         got = recv_piece(c, s, scratch->data, n < p0 ? n : p0, el, src, tag, 1, routine);
         walk_copy(&w, scratch->data, got, 0);
     } else if (contig) got = recv_piece(c, s, A, n < p0 ? n : p0, el, src, tag, n >= p0, routine);
     else got = recv_piece(c, s, A, 1, bi_shape_mpitype_cached(s), src, tag, 0, routine);
-    if (whole <= p0) total = got;
-    if (whole <= p0 && got == p0) { /* a full first piece: a long message, more pieces follow */
+    if (got == p0) { /* a full first piece: a long message, more pieces follow */
         size_t e = p0;
         for (int j = 1;; j++) {
             size_t full = piece_elems(j, es, net), cap = n - e < full ? n - e : full;
@@ -423,12 +301,8 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
             e += got;
             if (got < full) break;
         }
-        total = e;
     }
     bi_buf_release(scratch);
-    /* a short message's size is not counted (recv_piece): short it is */
-    c->lastlong[src] = total * es >= DIRECT_MIN;
-    bi_wait(&said, MPI_STATUS_IGNORE, 's', src, -1, 0);
     c->lastsrc = src;
     bi_poll();
 }

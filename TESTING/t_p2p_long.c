@@ -14,37 +14,8 @@
  *     order; long and short messages interleaved between a pair.
  *   t_p2p_long truncate   a long message into a shorter (but longer than one
  *                         piece) receiving shape: the BLACS error must say so.
- *   t_p2p_long direct     the same checks where each receiver waits first:
- *                         the sender lags 3 ms behind, so that a message of
- *                         64 KiB or more whose receiver has said it waits
- *                         goes straight from A in one message (SRC/p2p.c);
- *                         every call of MPI_Isend is seen here (intercepted),
- *                         and at least one message must have gone whole, none
- *                         with BLACS_P2P_SCHEDULE=net (words are for one node).
- *   t_p2p_long direct truncate  a whole message into a shorter receiving
- *                         shape, its receiver waiting: the same error.
  */
-#include <time.h>
 #include "tutil.h"
-
-/* the library's MPI_Isend calls, seen through the profiling interface:
- * how many carried a whole message of `whole_bytes` */
-static long whole_bytes = -1, wholes;
-int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-              MPI_Request *req)
-{
-    int sz = 0;
-    MPI_Type_size(dt, &sz);
-    if ((long)count * sz == whole_bytes) wholes++;
-    return PMPI_Isend(buf, count, dt, dest, tag, comm, req);
-}
-
-static int lag; /* direct mode: the sender waits 3 ms before each send */
-static void lag_behind(void)
-{
-    struct timespec ts = {0, 3000000};
-    if (lag) nanosleep(&ts, NULL);
-}
 
 typedef void (*gesd_t)(blacs_int, blacs_int, blacs_int, void *, blacs_int, blacs_int, blacs_int);
 typedef void (*trsd_t)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int,
@@ -82,8 +53,6 @@ static void one(int ti, const char *uplo, const char *diag, blacs_int m, blacs_i
         tu_mat_alloc(&a, T[ti].esz, m, n, ls);
         tu_mat_pad(&a, 0xA5);
         tu_mat_fill(&a, T[ti].t, seed, uplo ? tu_in_tr : NULL, &tr);
-        whole_bytes = uplo ? -1 : (long)m * n * (long)T[ti].esz;
-        lag_behind();
         if (uplo) T[ti].trsd(ctxt, (char *)uplo, (char *)diag, m, n, a.a, ls, 0, 1);
         else T[ti].gesd(ctxt, m, n, a.a, ls, 0, 1);
         tu_mat_pad(&a, 0x00); /* locally blocking: A may be overwritten at once */
@@ -202,17 +171,10 @@ int main(int argc, char **argv)
     }
     Cblacs_get(-1, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, 2);
-    int a = 1;
-    if (argc > a && !strcmp(argv[a], "direct")) lag = 1, a++;
-    if (argc > a && !strcmp(argv[a], "truncate")) {
+    if (argc > 1 && !strcmp(argv[1], "truncate")) {
         /* 3 pieces sent, room for 2.5 */
         blacs_int n = 7 * SEG0 / 8, r = 5 * SEG0 / 16;
         double *v = calloc((size_t)n, sizeof *v);
-        if (lag) { /* a long message first: its receiver then says it waits */
-            if (me == 0) Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
-            else Cdgerv2d(ctxt, n, 1, v, n, 0, 0);
-        }
-        lag_behind();
         if (me == 0) Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
         else Cdgerv2d(ctxt, r, 1, v, r, 0, 0);
         printf("t_p2p_long: the truncated receive returned\n");
@@ -220,19 +182,6 @@ int main(int argc, char **argv)
         return 1;
     }
     boundaries();
-    if (lag) {
-        /* a run of long messages each waited for first, whole from the second on
-         * (1.2 MB: past the first piece of either schedule, so that only a
-         * message straight from A goes whole) */
-        wholes = 0;
-        for (int k = 0; k < 6; k++) one(2, NULL, NULL, 150000, 1, 150000, 150000, 1, 150000);
-        if (me == 0) {
-            const int net = sched && !strcmp(sched, "net");
-            TU_CHECK(net ? wholes == 0 : wholes > 0,
-                     "%ld messages sent whole straight from A, with their receivers waiting%s", wholes,
-                     net ? " (none expected: BLACS_P2P_SCHEDULE=net)" : "");
-        }
-    }
     outstanding();
     Cblacs_gridexit(ctxt);
     int rc = tu_finish();
