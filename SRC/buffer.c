@@ -126,7 +126,10 @@ static void unlink_active(bi_buf *b)
 static void send_failed(int rc, const char *call, const bi_buf *b, int i)
 {
     char what[96];
-    if (b->peer[i] < 0) /* a collective's (bi_coll_finish, bcast_mpi.c) */
+    if (b->peer[i] <= BI_WORD_PEER(0))
+        snprintf(what, sizeof what, "%s (the word of a receiver, pnum %d, that it waits)", call,
+                 BI_WORD_PEER(b->peer[i]));
+    else if (b->peer[i] < 0) /* a collective's (bi_coll_finish, bcast_mpi.c) */
         snprintf(what, sizeof what, "%s (a buffered send of a broadcast or combine)", call);
     else snprintf(what, sizeof what, "%s (a buffered send to pnum %d)", call, b->peer[i]);
     BI_MPI(rc, what);
@@ -328,12 +331,62 @@ void bi_buf_post(bi_buf *b)
     bi_poll();
 }
 
+/* Receives of point-to-point words (p2p.c) a wait for every send leaves
+ * out: the word comes when the receiver gets to its receive, which may
+ * depend on what this process does after FREEBUFF.  EXIT gives them up to
+ * WORDS_WAIT seconds (a receiver a moment behind), then cancels them. */
+#define WORDS_WAIT 1.0
+static MPI_Request *orphan;
+static int norphan, maxorphan;
+
+static void adopt(MPI_Request r)
+{
+    if (norphan == maxorphan) {
+        maxorphan = maxorphan ? 2 * maxorphan : 8;
+        orphan = bi_alloc(orphan, (size_t)maxorphan * sizeof *orphan, NULL, "MPI requests");
+    }
+    orphan[norphan++] = r;
+}
+
+static void words_end(int cancel)
+{
+    const double t0 = MPI_Wtime();
+    int left = 0;
+    do {
+        left = 0;
+        for (int i = 0; i < norphan; i++) {
+            int done = 0;
+            if (orphan[i] != MPI_REQUEST_NULL) MPI_Test(&orphan[i], &done, MPI_STATUS_IGNORE);
+            left += orphan[i] != MPI_REQUEST_NULL;
+        }
+    } while (cancel && left && MPI_Wtime() - t0 < WORDS_WAIT);
+    for (int i = 0; cancel && i < norphan; i++)
+        if (orphan[i] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&orphan[i]);
+            MPI_Wait(&orphan[i], MPI_STATUS_IGNORE);
+        }
+    int k = 0;
+    for (int i = 0; i < norphan; i++)
+        if (orphan[i] != MPI_REQUEST_NULL) orphan[k++] = orphan[i];
+    norphan = k;
+    if (!norphan) {
+        free(orphan);
+        orphan = NULL;
+        maxorphan = 0;
+    }
+}
+
 void bi_buf_freeall(int wait, const char *routine)
 {
     if (wait && head) {
         while (head) {
             bi_buf *b = head;
             for (int i = 0; i < b->nreq; i++) {
+                if (b->peer[i] <= BI_WORD_PEER(0)) {
+                    if (b->req[i] != MPI_REQUEST_NULL) adopt(b->req[i]);
+                    b->req[i] = MPI_REQUEST_NULL;
+                    continue;
+                }
                 if (bi_watch_on) bi_watch_mark(routine, 's', -1, -1, 0);
                 int rc = MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
                 bi_watch_end();
@@ -346,4 +399,5 @@ void bi_buf_freeall(int wait, const char *routine)
         free_finished();
     }
     free_ready();
+    if (norphan) words_end(wait == 2);
 }

@@ -112,6 +112,7 @@ struct bi_ctx {
     bi_scope row, col, all;
     bi_idclass p2p;               /* point-to-point message IDs (msgid.c) */
     unsigned *sndcount, *rcvcount; /* per virtual process id, np each */
+    unsigned char *lastlong;      /* 2 np: [v] v's last message to us was long, [np+v] our last to v (p2p.c) */
     int sendrecv_id;              /* message ID of Cdsendrecv (msgid.c, sendrecv.c) */
     Int rings_bs, branches_bs;    /* BLACS_SET WHAT 11, 12 */
     Int rings_comb, branches_comb;/* WHAT 13, 14 */
@@ -246,6 +247,11 @@ void bi_msgid_setup(bi_ctx *c);              /* carve the ranges for a new grid 
 void bi_msgid_free(bi_ctx *c);
 int bi_msgid_p2p_send(bi_ctx *c, int dest_vpid, int advance);
 int bi_msgid_p2p_recv(bi_ctx *c, int src_vpid, int advance);
+/* a receiver's word to sender `owner` that it waits (p2p.c): an ID of the
+ * owner's own subrange, which the receiver's messages to it never carry --
+ * when the two do not share a subrange (bi_msgid_p2p_apart) */
+int bi_msgid_p2p_word(const bi_ctx *c, int owner);
+int bi_msgid_p2p_apart(const bi_ctx *c, int a, int b);
 /* reserve n (1 or 2) consecutive IDs for an operation of scope s rooted at
  * scope rank root (broadcast source, combine destination, 0 for leave-on-all);
  * returns the first.  advance = 0 only peeks. */
@@ -264,10 +270,13 @@ bi_buf *bi_buf_get(size_t nbytes);           /* ready buffer or a new one; emerg
 bi_buf *bi_buf_take(size_t nbytes);          /* the same without polling first */
 bi_buf *bi_buf_scratch(size_t nbytes);       /* a receive's, outside the BLACS_BUFMAX cap */
 MPI_Request *bi_buf_req(bi_buf *b, int peer_world_rank); /* slot for one more send */
+/* the peer of a request that receives a point-to-point word (p2p.c): FREEBUFF
+ * does not wait for it, EXIT waits a moment and cancels it */
+#define BI_WORD_PEER(world_rank) (-2 - (world_rank))
 void bi_buf_post(bi_buf *b);                 /* sends posted: to the active queue */
 void bi_buf_release(bi_buf *b);              /* not used for sends: back to ready/free */
 void bi_poll(void);                          /* test the active queue (every BLACS call) */
-void bi_buf_freeall(int wait, const char *routine); /* FREEBUFF / EXIT (routine names it) */
+void bi_buf_freeall(int wait, const char *routine); /* FREEBUFF (wait 0/1) / EXIT (2) */
 size_t bi_buf_hwm(void);                     /* most bytes ever held (BLACS_STATS) */
 int bi_buf_active_count(void);
 

@@ -88,6 +88,8 @@ void bi_msgid_setup(bi_ctx *c)
     c->sendrecv_id = l.sendrecv;
     c->sndcount = counters(c->np);
     c->rcvcount = counters(c->np);
+    c->lastlong = bi_alloc(NULL, 2 * (size_t)c->np, "BLACS_GRIDINIT/BLACS_GRIDMAP", "message-ID counters");
+    memset(c->lastlong, 0, 2 * (size_t)c->np);
     c->row.count = counters(l.row.groups);
     c->col.count = counters(l.col.groups);
     c->all.count = counters(l.all.groups);
@@ -97,6 +99,8 @@ void bi_msgid_free(bi_ctx *c)
 {
     free(c->sndcount);
     free(c->rcvcount);
+    free(c->lastlong);
+    c->lastlong = NULL;
     free(c->row.count);
     free(c->col.count);
     free(c->all.count);
@@ -115,6 +119,13 @@ int bi_msgid_p2p_recv(bi_ctx *c, int src, int advance)
     unsigned k = c->rcvcount[src];
     if (advance) c->rcvcount[src] = k + 1;
     return bi_msgid_id(&c->p2p, src, k);
+}
+
+int bi_msgid_p2p_word(const bi_ctx *c, int owner) { return bi_msgid_id(&c->p2p, owner, 0); }
+
+int bi_msgid_p2p_apart(const bi_ctx *c, int a, int b)
+{
+    return a % c->p2p.groups != b % c->p2p.groups;
 }
 
 unsigned bi_msgid_next(unsigned count, int n, int width)

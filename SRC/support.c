@@ -223,7 +223,7 @@ void bi_exit(Int cont)
         return;
     }
     bi_ctx_exit_all();
-    bi_buf_freeall(1, "BLACS_EXIT"); /* EXIT waits for every buffered send, as the reference does */
+    bi_buf_freeall(2, "BLACS_EXIT"); /* EXIT waits for every buffered send, as the reference does */
     bi_stats_report();
     bi_watch_stop(); /* after the last wait; PINFO starts it again */
     bi_g.initialized = 0;

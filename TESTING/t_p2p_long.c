@@ -14,8 +14,49 @@
  *     order; long and short messages interleaved between a pair.
  *   t_p2p_long truncate   a long message into a shorter (but longer than one
  *                         piece) receiving shape: the BLACS error must say so.
+ *   t_p2p_long direct     the same checks where each receiver waits first:
+ *                         the sender lags 3 ms behind, so that a long message
+ *                         whose receiver has said it waits goes straight from
+ *                         A in one message (SRC/p2p.c); every MPI_Isend and
+ *                         MPI_Irecv is seen here (intercepted): at least one
+ *                         message must have gone whole, and every word a
+ *                         receiver sent (a message of no bytes) must have
+ *                         met a receive of its sender's -- after named and
+ *                         wildcard receives, short and strided messages
+ *                         after long ones, and a FREEBUFF that must not wait
+ *                         for a word still to come.
+ *   t_p2p_long direct truncate  a whole message into a shorter receiving
+ *                         shape, its receiver waiting: the same error.
  */
+#include <time.h>
 #include "tutil.h"
+
+/* the library's MPI_Isend and MPI_Irecv calls, seen through the profiling
+ * interface: how many carried a whole message of `whole_bytes`, how many
+ * words (no bytes) were sent and how many receives of one were posted */
+static long whole_bytes = -1, wholes, words_sent, word_recvs;
+int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+              MPI_Request *req)
+{
+    int sz = 0;
+    MPI_Type_size(dt, &sz);
+    if ((long)count * sz == whole_bytes) wholes++;
+    if (count == 0 && dt == MPI_BYTE) words_sent++; /* (not an empty last piece) */
+    return PMPI_Isend(buf, count, dt, dest, tag, comm, req);
+}
+int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+              MPI_Request *req)
+{
+    if (count == 0 && dt == MPI_BYTE) word_recvs++;
+    return PMPI_Irecv(buf, count, dt, src, tag, comm, req);
+}
+
+static int lag; /* direct mode: the sender waits 3 ms before each send */
+static void lag_behind(void)
+{
+    struct timespec ts = {0, 3000000};
+    if (lag) nanosleep(&ts, NULL);
+}
 
 typedef void (*gesd_t)(blacs_int, blacs_int, blacs_int, void *, blacs_int, blacs_int, blacs_int);
 typedef void (*trsd_t)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int,
@@ -53,6 +94,8 @@ static void one(int ti, const char *uplo, const char *diag, blacs_int m, blacs_i
         tu_mat_alloc(&a, T[ti].esz, m, n, ls);
         tu_mat_pad(&a, 0xA5);
         tu_mat_fill(&a, T[ti].t, seed, uplo ? tu_in_tr : NULL, &tr);
+        whole_bytes = uplo ? -1 : (long)m * n * (long)T[ti].esz;
+        lag_behind();
         if (uplo) T[ti].trsd(ctxt, (char *)uplo, (char *)diag, m, n, a.a, ls, 0, 1);
         else T[ti].gesd(ctxt, m, n, a.a, ls, 0, 1);
         tu_mat_pad(&a, 0x00); /* locally blocking: A may be overwritten at once */
@@ -121,6 +164,49 @@ static void boundaries(void)
     one(4, NULL, NULL, 1000, 1, 1000, 5 * SEG0 / 16, 1, 5 * SEG0 / 16);
 }
 
+/* words after the other kinds of receive: a wildcard one (owed once the
+ * source is known), a short message and a strided one after long ones, and
+ * a FREEBUFF whose sender must not wait for the word of a message its
+ * receiver takes only after a barrier that follows the FREEBUFF */
+static void words_mixed(void)
+{
+    enum { N = 150000 };
+    double *v = malloc(sizeof *v * N);
+    long bad = 0;
+    for (int round = 0; round < 3; round++) {
+        const blacs_int len[3] = {N, 7, N};
+        for (int k = 0; k < 3; k++) {
+            if (me == 0) {
+                for (blacs_int i = 0; i < len[k]; i++) v[i] = round * 1e7 + k * 1e6 + (double)i;
+                lag_behind();
+                if (k == 2 && round == 1) Cdgesd2d(ctxt, 1000, len[k] / 1000, v, 1000, 0, 1);
+                else Cdgesd2d(ctxt, len[k], 1, v, len[k], 0, 1);
+            } else {
+                memset(v, 0, sizeof *v * N);
+                if (round == 2) Cdgerv2d(ctxt, len[k], 1, v, len[k], -1, -1);
+                else if (k == 2 && round == 1) Cdgerv2d(ctxt, 1000, len[k] / 1000, v, 1000, 0, 0);
+                else Cdgerv2d(ctxt, len[k], 1, v, len[k], 0, 0);
+                for (blacs_int i = 0; i < len[k]; i++) bad += v[i] != round * 1e7 + k * 1e6 + (double)i;
+            }
+        }
+    }
+    /* a long message received, then a short one that FREEBUFF must not wait for */
+    if (me == 0) Cdgesd2d(ctxt, N, 1, v, N, 0, 1);
+    else Cdgerv2d(ctxt, N, 1, v, N, 0, 0);
+    if (me == 0) {
+        v[0] = 42;
+        Cdgesd2d(ctxt, 1, 1, v, 1, 0, 1);
+        Cblacs_freebuff(ctxt, 1);
+    }
+    Cblacs_barrier(ctxt, "A");
+    if (me == 1) {
+        Cdgerv2d(ctxt, 1, 1, v, 1, 0, 0);
+        bad += v[0] != 42;
+    }
+    TU_CHECK(bad == 0, "words after wildcard, short, strided receives and FREEBUFF: %ld bad", bad);
+    free(v);
+}
+
 /* 24 unreceived 1 MB sends, A reused after each; then interleaved lengths */
 static void outstanding(void)
 {
@@ -171,10 +257,17 @@ int main(int argc, char **argv)
     }
     Cblacs_get(-1, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, 2);
-    if (argc > 1 && !strcmp(argv[1], "truncate")) {
+    int a = 1;
+    if (argc > a && !strcmp(argv[a], "direct")) lag = 1, a++;
+    if (argc > a && !strcmp(argv[a], "truncate")) {
         /* 3 pieces sent, room for 2.5 */
         blacs_int n = 7 * SEG0 / 8, r = 5 * SEG0 / 16;
         double *v = calloc((size_t)n, sizeof *v);
+        if (lag) { /* a long message first: its receiver then says it waits */
+            if (me == 0) Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
+            else Cdgerv2d(ctxt, n, 1, v, n, 0, 0);
+        }
+        lag_behind();
         if (me == 0) Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
         else Cdgerv2d(ctxt, r, 1, v, r, 0, 0);
         printf("t_p2p_long: the truncated receive returned\n");
@@ -182,6 +275,25 @@ int main(int argc, char **argv)
         return 1;
     }
     boundaries();
+    if (lag) {
+        /* a run of long messages each waited for first, whole from the second on
+         * (1.2 MB: past the first piece of either schedule, so that only a
+         * message straight from A goes whole) */
+        wholes = 0;
+        for (int k = 0; k < 6; k++) one(2, NULL, NULL, 150000, 1, 150000, 150000, 1, 150000);
+        if (me == 0)
+            TU_CHECK(wholes > 0, "%ld messages sent whole straight from A, with their receivers waiting",
+                     wholes);
+        words_mixed();
+    }
+    outstanding();
+    if (lag) { /* every word met its receive: none is left unmatched at exit */
+        Cblacs_barrier(ctxt, "A");
+        blacs_int w[2] = {(blacs_int)words_sent, (blacs_int)word_recvs};
+        Cigsum2d(ctxt, "A", " ", 2, 1, w, 2, -1, -1);
+        TU_CHECK(w[0] == w[1] && w[0] > 0, "%ld words sent, %ld receives of one posted", (long)w[0],
+                 (long)w[1]);
+    }
     outstanding();
     Cblacs_gridexit(ctxt);
     int rc = tu_finish();
