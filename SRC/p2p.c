@@ -440,7 +440,9 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     /* a message that fits in the first piece is not counted (recv_piece):
      * short it is, as its sender knows */
     c->lastlong[src] = (unsigned char)long_msg(total, es, net);
-    bi_wait(&said, MPI_STATUS_IGNORE, 's', src, -1, 0);
+    if (said != MPI_REQUEST_NULL) bi_wait(&said, MPI_STATUS_IGNORE, 's', src, -1, 0);
     c->lastsrc = src;
-    bi_poll();
+    /* no poll of this process's sends here: the caller acts on the message
+     * at once (an echo sends it back), and a poll would delay that; the
+     * next send polls after its MPI_Isend (bi_buf_post) */
 }

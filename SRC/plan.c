@@ -83,6 +83,10 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
         p->ord_a = 1e-6 * (8 * m->tc.a + 20);
         p->ord_b = 1e-6 * 8 * m->tc.b;
         const double bytes = (double)in->count * (double)in->isize;
+        /* sends shorter than the model's latency-bandwidth product are all
+         * latency: posted together they share no link time worth keeping
+         * in order, so the source does not wait for them */
+        if (m->tc.b > 0 && bytes < m->tc.a / m->tc.b) p->ord_cap = 0;
         if (BI_BCAST_DIRECT && p->mpi && in->np > 1 && bytes >= BI_DIRECT_MIN) {
             p->direct = 1;
             p->ntags = 1; /* the receivers' words */
