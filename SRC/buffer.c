@@ -135,6 +135,57 @@ static void send_failed(int rc, const char *call, const bi_buf *b, int i)
     BI_MPI(rc, what);
 }
 
+/* Receives of point-to-point words (p2p.c) hold no buffer and are waited
+ * for by nobody: the word comes when the receiver gets to its receive,
+ * which may depend on what this process does later.  A buffer whose sends
+ * are done hands its word's receive over to this list (orphans) and is
+ * released; the list is tested when it is full and at FREEBUFF, and EXIT
+ * gives what is left up to WORDS_WAIT seconds (a receiver a moment
+ * behind), then cancels it. */
+#define WORDS_WAIT 1.0
+static MPI_Request *orphan;
+static int norphan, maxorphan;
+
+static void words_end(int cancel);
+
+static void adopt(MPI_Request r)
+{
+    if (norphan == maxorphan) words_end(0); /* the words come: most are in */
+    if (norphan == maxorphan) {
+        maxorphan = maxorphan ? 2 * maxorphan : 8;
+        orphan = bi_alloc(orphan, (size_t)maxorphan * sizeof *orphan, NULL, "MPI requests");
+    }
+    orphan[norphan++] = r;
+}
+
+static void words_end(int cancel)
+{
+    const double t0 = MPI_Wtime();
+    int left = 0;
+    do {
+        left = 0;
+        for (int i = 0; i < norphan; i++) {
+            int done = 0;
+            if (orphan[i] != MPI_REQUEST_NULL) MPI_Test(&orphan[i], &done, MPI_STATUS_IGNORE);
+            left += orphan[i] != MPI_REQUEST_NULL;
+        }
+    } while (cancel && left && MPI_Wtime() - t0 < WORDS_WAIT);
+    for (int i = 0; cancel && i < norphan; i++)
+        if (orphan[i] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&orphan[i]);
+            MPI_Wait(&orphan[i], MPI_STATUS_IGNORE);
+        }
+    int k = 0;
+    for (int i = 0; i < norphan; i++)
+        if (orphan[i] != MPI_REQUEST_NULL) orphan[k++] = orphan[i];
+    norphan = k;
+    if (!norphan) {
+        free(orphan);
+        orphan = NULL;
+        maxorphan = 0;
+    }
+}
+
 /* request by request: finished ones become MPI_REQUEST_NULL.  Asked with
  * MPI_Request_get_status first, which drives MPI's progress only when the
  * request is not complete yet (MPI_Test always does: in MPICH 4.0 it costs
@@ -146,6 +197,11 @@ static int test_buf(bi_buf *b)
         if (b->req[i] == MPI_REQUEST_NULL) continue;
         int done = 0, rc = MPI_Request_get_status(b->req[i], &done, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Request_get_status", b, i);
+        if (!done && b->peer[i] <= BI_WORD_PEER(0)) { /* a word to come: not the buffer's */
+            adopt(b->req[i]);
+            b->req[i] = MPI_REQUEST_NULL;
+            continue;
+        }
         if (!done) return 0;
         rc = MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Wait", b, i);
@@ -329,51 +385,6 @@ void bi_buf_post(bi_buf *b)
     nactive++;
     active_bytes += b->size;
     bi_poll();
-}
-
-/* Receives of point-to-point words (p2p.c) a wait for every send leaves
- * out: the word comes when the receiver gets to its receive, which may
- * depend on what this process does after FREEBUFF.  EXIT gives them up to
- * WORDS_WAIT seconds (a receiver a moment behind), then cancels them. */
-#define WORDS_WAIT 1.0
-static MPI_Request *orphan;
-static int norphan, maxorphan;
-
-static void adopt(MPI_Request r)
-{
-    if (norphan == maxorphan) {
-        maxorphan = maxorphan ? 2 * maxorphan : 8;
-        orphan = bi_alloc(orphan, (size_t)maxorphan * sizeof *orphan, NULL, "MPI requests");
-    }
-    orphan[norphan++] = r;
-}
-
-static void words_end(int cancel)
-{
-    const double t0 = MPI_Wtime();
-    int left = 0;
-    do {
-        left = 0;
-        for (int i = 0; i < norphan; i++) {
-            int done = 0;
-            if (orphan[i] != MPI_REQUEST_NULL) MPI_Test(&orphan[i], &done, MPI_STATUS_IGNORE);
-            left += orphan[i] != MPI_REQUEST_NULL;
-        }
-    } while (cancel && left && MPI_Wtime() - t0 < WORDS_WAIT);
-    for (int i = 0; cancel && i < norphan; i++)
-        if (orphan[i] != MPI_REQUEST_NULL) {
-            MPI_Cancel(&orphan[i]);
-            MPI_Wait(&orphan[i], MPI_STATUS_IGNORE);
-        }
-    int k = 0;
-    for (int i = 0; i < norphan; i++)
-        if (orphan[i] != MPI_REQUEST_NULL) orphan[k++] = orphan[i];
-    norphan = k;
-    if (!norphan) {
-        free(orphan);
-        orphan = NULL;
-        maxorphan = 0;
-    }
 }
 
 void bi_buf_freeall(int wait, const char *routine)

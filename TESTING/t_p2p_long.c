@@ -15,7 +15,9 @@
  *   t_p2p_long truncate   a long message into a shorter (but longer than one
  *                         piece) receiving shape: the BLACS error must say so.
  *   t_p2p_long direct     the same checks where each receiver waits first:
- *                         the sender lags 3 ms behind, so that a long message
+ *                         the sender lags 3 ms behind the receiver's word
+ *                         (MPI_COMM_WORLD) that it is about to receive, so
+ *                         that a long message
  *                         whose receiver has said it waits goes straight from
  *                         A in one message (SRC/p2p.c); every MPI_Isend and
  *                         MPI_Irecv is seen here (intercepted): at least one
@@ -51,11 +53,20 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm 
     return PMPI_Irecv(buf, count, dt, src, tag, comm, req);
 }
 
-static int lag; /* direct mode: the sender waits 3 ms before each send */
+static int lag; /* direct mode: the receiver says it is about to receive,
+                 * and the sender waits for that and 3 ms more before each send */
 static void lag_behind(void)
 {
     struct timespec ts = {0, 3000000};
-    if (lag) nanosleep(&ts, NULL);
+    int token;
+    if (!lag) return;
+    MPI_Recv(&token, 1, MPI_INT, 1, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    nanosleep(&ts, NULL);
+}
+static void about_to_receive(void)
+{
+    int token = 1;
+    if (lag) MPI_Send(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD);
 }
 
 typedef void (*gesd_t)(blacs_int, blacs_int, blacs_int, void *, blacs_int, blacs_int, blacs_int);
@@ -105,6 +116,7 @@ static void one(int ti, const char *uplo, const char *diag, blacs_int m, blacs_i
     tu_mat b;
     tu_mat_alloc(&b, T[ti].esz, mr, nr, lr);
     tu_mat_pad(&b, 0x5A);
+    about_to_receive();
     if (uplo) T[ti].trrv(ctxt, (char *)uplo, (char *)diag, mr, nr, b.a, lr, 0, 0);
     else T[ti].gerv(ctxt, mr, nr, b.a, lr, 0, 0);
     long bad = 0;
@@ -183,6 +195,7 @@ static void words_mixed(void)
                 else Cdgesd2d(ctxt, len[k], 1, v, len[k], 0, 1);
             } else {
                 memset(v, 0, sizeof *v * N);
+                about_to_receive();
                 if (round == 2) Cdgerv2d(ctxt, len[k], 1, v, len[k], -1, -1);
                 else if (k == 2 && round == 1) Cdgerv2d(ctxt, 1000, len[k] / 1000, v, 1000, 0, 0);
                 else Cdgerv2d(ctxt, len[k], 1, v, len[k], 0, 0);
@@ -267,7 +280,8 @@ int main(int argc, char **argv)
             if (me == 0) Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
             else Cdgerv2d(ctxt, n, 1, v, n, 0, 0);
         }
-        lag_behind();
+        if (me == 0) lag_behind();
+        else about_to_receive();
         if (me == 0) Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
         else Cdgerv2d(ctxt, r, 1, v, r, 0, 0);
         printf("t_p2p_long: the truncated receive returned\n");
