@@ -280,7 +280,9 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
         BI_MPI_IN(MPI_Irecv(NULL, 0, MPI_BYTE, dest, bi_msgid_p2p_word(c, c->iam), c->comm, &word),
                   "MPI_Irecv", c->handle, routine);
     *last = (unsigned char)long_msg(n, es, net);
-    if (word != MPI_REQUEST_NULL && *last && contig && n <= INT_MAX &&
+    /* (not past 2^31 bytes: one MPI message that long is where MPI
+     * libraries are slowest and least tried; the pieces are not) */
+    if (word != MPI_REQUEST_NULL && *last && contig && nb <= INT_MAX &&
         word_came(&word, nb, routine, c->handle)) {
         send_direct(c, A, n, nb, t, dest, tag, routine);
         bi_poll();
