@@ -211,18 +211,11 @@ static int worded(const bi_ctx *c, int peer, int last)
 }
 
 /* the sender: did the word come within what the copy of bytes would cost? */
-static int word_came(MPI_Request *w, size_t bytes, const char *routine, Int handle)
+static int word_came(MPI_Request *w, size_t bytes)
 {
     double limit = 1e-6 * bi_machine_default()->tm.b * (double)bytes, cap = 1e-6 * bi_source_wait();
-    if (limit > cap) limit = cap;
-    double t0 = 0;
-    for (;;) {
-        int flag = 0;
-        BI_MPI_IN(MPI_Test(w, &flag, MPI_STATUS_IGNORE), "MPI_Test", handle, routine);
-        if (flag) return 1;
-        if (t0 == 0) t0 = MPI_Wtime();
-        else if (MPI_Wtime() - t0 >= limit) return 0;
-    }
+    double waited;
+    return bi_wait_bounded(w, limit < cap ? limit : cap, &waited);
 }
 
 /* a message straight from A: one MPI message however long (the receiver
@@ -283,7 +276,7 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     /* (not past 2^31 bytes: one MPI message that long is where MPI
      * libraries are slowest and least tried; the pieces are not) */
     if (word != MPI_REQUEST_NULL && *last && contig && nb <= INT_MAX &&
-        word_came(&word, nb, routine, c->handle)) {
+        word_came(&word, nb)) {
         send_direct(c, A, n, nb, t, dest, tag, routine);
         bi_poll();
         return;
