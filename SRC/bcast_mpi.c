@@ -99,7 +99,7 @@ static void recv_counted(const bi_coll *c, MPI_Comm comm)
     const size_t nb = c->count * c->isize;
     int64_t h[2];
     if (nb <= BI_CNT_HDR_MAX) {
-        bi_buf *w = bi_buf_get(BI_CNT_HDR + nb);
+        bi_buf *w = bi_buf_scratch(BI_CNT_HDR + nb);
         char *d = w->data + BI_CNT_HDR;
         recv_part(c, comm, w->data, (int)(BI_CNT_HDR + nb), MPI_BYTE, BI_CNT_HDR + nb);
         memcpy(h, w->data, BI_CNT_HDR);

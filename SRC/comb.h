@@ -14,10 +14,13 @@
 #include "topo_algs.h"
 #pragma GCC visibility push(hidden)
 
-/* work buffer of n items for partner data; release with bi_buf_release */
+/* work buffer of n items for partner data; release with bi_buf_release.
+ * Held for the call only and never sent from, so it is a receive's scratch,
+ * outside the BLACS_BUFMAX cap on send buffers (a tree root's np-1
+ * contributions at once could not fit a cap the program's sends fit in) */
 static inline bi_buf *bi_comb_work(const bi_coll *c, size_t items)
 {
-    return bi_buf_get(items ? items * c->isize : 1);
+    return bi_buf_scratch(items ? items * c->isize : 1);
 }
 
 /* comb_tree.c: tree gather (fan-in) of radix r >= 2 to scope rank dest,

@@ -165,7 +165,7 @@ void bi_comb_mpi(bi_coll *c)
         size_t pb;
         const int k = size_class(nb, &pb);
         const size_t eb = BI_HDR + pb;
-        bi_buf *w = bi_buf_get(all || !lands ? eb : 2 * eb);
+        bi_buf *w = bi_buf_scratch(all || !lands ? eb : 2 * eb); /* MPI's reduction is done on return */
         char *sb = w->data, *rb = all ? sb : lands ? sb + eb : NULL;
         int64_t h[2] = {(int64_t)c->count, ~(int64_t)c->count};
         memcpy(sb, h, sizeof h);
@@ -185,7 +185,7 @@ void bi_comb_mpi(bi_coll *c)
     } else mop = user_op(&amop, amfn);
     /* MPI's predefined operations take predefined datatypes only, and user
      * operations an int length: counts past INT_MAX go in pieces */
-    bi_buf *tmp = !all && lands ? bi_buf_get(bi_count_piece(c->count) * c->isize) : NULL;
+    bi_buf *tmp = !all && lands ? bi_buf_scratch(bi_count_piece(c->count) * c->isize) : NULL;
     for (size_t off = 0; off < c->count;) {
         int k = (int)bi_count_piece(c->count - off);
         char *p = c->buf + off * c->isize;

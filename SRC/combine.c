@@ -179,7 +179,7 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
              * change: a leave-on-all may still be sending it. */
             const size_t nt = count < (size_t)np ? count : (size_t)np;
             const int inorder = nt < (size_t)np;
-            bi_buf *tb = bi_buf_get(nt * 2 * sizeof(Int));
+            bi_buf *tb = bi_buf_scratch(nt * 2 * sizeof(Int)); /* for the call only */
             Int *tab = (Int *)(void *)tb->data;
             for (size_t k = 0; k < nt; k++) {
                 int32_t key = (int32_t)k;
