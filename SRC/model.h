@@ -68,12 +68,12 @@ int bi_bcast_scatcol_short(int np, double bytes);
 /* segments of the pipelined ring 'P' for count items of isize bytes:
  * BLACS_PIPE_SEGMENT bytes if set, else the model optimum */
 size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize);
-/* pieces of the rings 'I', 'D', 'S', 'M' for count items of isize bytes
- * along a longest path of hops hops: BLACS_PIPE_SEGMENT bytes if set, else
- * the model optimum (as for 'P') with pieces of BI_RING_MINPIECE bytes at
- * least, so that a short vector is one message */
+/* pieces of ring top ('I', 'D', 'S', 'M'; param as bi_bcast_param) for
+ * count items of isize bytes on np processes: BLACS_PIPE_SEGMENT bytes if
+ * set, else the k that minimises the topology's model, with pieces of
+ * BI_RING_MINPIECE bytes at least, so that a short vector is one message */
 #define BI_RING_MINPIECE 8192
-size_t bi_ring_nseg(const bi_machine *m, int hops, size_t count, size_t isize);
+size_t bi_ring_nseg(const bi_machine *m, char top, int np, int param, size_t count, size_t isize);
 
 /* ---- combines (model_comb.c) ----------------------------------------------
  * each returns the leave-on-all time and stores the leave-on-one time of the

@@ -17,33 +17,46 @@
  * its last byte after (L - 1 + k) T_c(n/k) rather than L T_c(n), and the
  * source, which posts k sends per path, spends k T_s(n/k) on each path.
  * k = 1 (short vectors) gives LAWN 73 table 9's formulas back.  k is the
- * one the plan takes (bi_ring_nseg, for the longest path). */
-static double ring_k(const bi_machine *m, int hops, double bytes)
+ * one the plan takes (bi_ring_nseg: the k that minimises the model below). */
+
+/* split ring in k pieces: the source sends its k pieces up, then (Np > 2)
+ * k down; up floor(Np/2) hops, down Np-1-floor(Np/2) after the source's
+ * k T_s(n/k) */
+static double sring_k(const bi_machine *m, int np, double bytes, double k, double *root)
 {
-    return (double)bi_ring_nseg(m, hops, bytes > 0 ? (size_t)bytes : 0, 1);
+    int half = np / 2, low = np - 1 - half;
+    double tc = bi_tc(m, bytes / k), ts = bi_ts(m, bytes / k);
+    double up = (half - 1 + k) * tc, down = k * ts + (low - 1 + k) * tc;
+    if (root) *root = (np > 2 ? 2 : 1) * k * ts;
+    return low > 0 && down > up ? down : up;
+}
+
+/* ring topology top ('I' 'D' 'S' 'M') in k pieces: the split ring, or
+ * |param| paths ('I', 'D': one) */
+static double ring_time(const bi_machine *m, char top, int np, double bytes, int param, double k,
+                        double *root)
+{
+    if (top == 'S') return sring_k(m, np, bytes, k, root);
+    return bi_model_paths(m, np, bytes, top == 'M' ? param : 1, k, root);
+}
+
+static double ring_model(const bi_machine *m, char top, int np, double bytes, int param,
+                         double *root)
+{
+    if (np < 2) return bi_model_none(root);
+    double k = (double)bi_ring_nseg(m, top, np, param, bytes > 0 ? (size_t)bytes : 0, 1);
+    return ring_time(m, top, np, bytes, param, k, root);
 }
 
 /* unidirectional ring: source k T_s(n/k), last process (Np-2+k) T_c(n/k) */
 double bi_model_bcast_ring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
-    (void)param;
-    if (np < 2) return bi_model_none(root);
-    double k = ring_k(m, np - 1, bytes);
-    if (root) *root = k * bi_ts(m, bytes / k);
-    return (np - 2 + k) * bi_tc(m, bytes / k);
+    return ring_model(m, 'I', np, bytes, param, root);
 }
 
-/* split ring: the source sends its k pieces up, then (Np > 2) k down; up
- * floor(Np/2) hops, down Np-1-floor(Np/2) after the source's k T_s(n/k) */
 double bi_model_bcast_sring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
-    (void)param;
-    if (np < 2) return bi_model_none(root);
-    int half = np / 2, low = np - 1 - half;
-    double k = ring_k(m, half, bytes), tc = bi_tc(m, bytes / k), ts = bi_ts(m, bytes / k);
-    double up = (half - 1 + k) * tc, down = k * ts + (low - 1 + k) * tc;
-    if (root) *root = (np > 2 ? 2 : 1) * k * ts;
-    return low > 0 && down > up ? down : up;
+    return ring_model(m, 'S', np, bytes, param, root);
 }
 
 /* the multipath broadcast of |nr| paths in k pieces: path i (nearest first)
@@ -67,11 +80,10 @@ double bi_model_paths(const bi_machine *m, int np, double bytes, int nr, double 
     return t;
 }
 
-/* multiring 'M': pieces for its longest path */
+/* multiring 'M' */
 double bi_model_bcast_mring(const bi_machine *m, int np, double bytes, int param, double *root)
 {
-    if (np < 2) return bi_model_none(root);
-    return bi_model_paths(m, np, bytes, param, ring_k(m, bi_paths_longest(param, np), bytes), root);
+    return ring_model(m, 'M', np, bytes, param, root);
 }
 
 /* fully connected 'F': Np-1 paths of one hop, nothing to pipeline */
@@ -216,10 +228,41 @@ size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
 }
 
 /* 'I', 'D', 'S', 'M': no piece under BI_RING_MINPIECE bytes, so a short
- * vector is one message, as in the reference */
-size_t bi_ring_nseg(const bi_machine *m, int hops, size_t count, size_t isize)
+ * vector is one message, as in the reference.  Within that, the k that
+ * minimises the topology's own model, not the longest path's alone: every
+ * path's time is a + b k + c / k, convex in k, and so is the slowest path's,
+ * so an integer ternary search finds it (about 40 evaluations, made once
+ * per plan and only for vectors of two pieces or more).  Where the source
+ * feeds several paths, its link carries them all: the split ring's source
+ * sends n up and n down, so on 4 processes (one hop up after the first,
+ * none down) pieces cannot shorten the 2 n beta the source's link takes
+ * and only add start-ups -- k = 1, as the reference sends it; Watts' k for
+ * the upward path alone, sqrt((hops-1) n beta / alpha), was 5 for 512 KB
+ * (ScaLAPACK's PDPOTRF panels on a 4 x 4 grid).  With BLACS_PIPE_SEGMENT
+ * set, ceil(n / segment) as for 'P'. */
+size_t bi_ring_nseg(const bi_machine *m, char top, int np, int param, size_t count, size_t isize)
 {
-    return nseg(m, hops, count, isize, BI_RING_MINPIECE);
+    const double n = (double)count * (double)isize;
+    if (bi_pipe_segment() > 0 || np < 3) return nseg(m, np - 1, count, isize, BI_RING_MINPIECE);
+    double kmax = floor(n / BI_RING_MINPIECE);
+    if (kmax > PIPE_MAXSEG) kmax = PIPE_MAXSEG;
+    if (kmax > (double)count) kmax = (double)count;
+    if (kmax <= 1) return 1;
+    size_t lo = 1, hi = (size_t)kmax;
+    while (hi - lo > 2) {
+        size_t a = lo + (hi - lo) / 3, b = hi - (hi - lo) / 3;
+        if (ring_time(m, top, np, n, param, (double)a, NULL) <=
+            ring_time(m, top, np, n, param, (double)b, NULL))
+            hi = b;
+        else lo = a;
+    }
+    size_t best = lo;
+    double tb = ring_time(m, top, np, n, param, (double)lo, NULL);
+    for (size_t k = lo + 1; k <= hi; k++) {
+        double t = ring_time(m, top, np, n, param, (double)k, NULL);
+        if (t < tb) tb = t, best = k;
+    }
+    return best;
 }
 
 /* (Np-2+k)(alpha + n beta/k) with the k the algorithm uses; the root posts

@@ -72,7 +72,7 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
     const int flags = bcast ? t->bcast_flags : t->comb_flags;
     if (flags & BI_TOP_NSEG) p->nseg = bi_pipe_nseg(m, in->np, in->count, in->isize);
     if (flags & BI_TOP_PIECES)
-        p->nseg = bi_ring_nseg(m, bi_bcast_hops(t, in->np, p->param), in->count, in->isize);
+        p->nseg = bi_ring_nseg(m, t->top, in->np, p->param, in->count, in->isize);
     if (flags & BI_TOP_HALVE)
         p->halve = (in->root < 0 && in->coherent)
                        ? -1 /* coherent leave-on-all halves all the way (= 'R') */

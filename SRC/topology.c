@@ -80,18 +80,6 @@ int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np)
     }
 }
 
-/* the longest path of a ring broadcast, in hops: what its pieces are
- * chosen for (plan.c) */
-int bi_bcast_hops(const bi_topo *t, int np, int param)
-{
-    if (np < 2) return 0;
-    switch (t->top) {
-    case 'S': return np / 2;                      /* the upward half */
-    case 'P': return np - 1;
-    default: return bi_paths_longest(param, np); /* 'I', 'D' (param 0: one path), 'M', 'F' */
-    }
-}
-
 /* parameter a TOP letter stands for: branches of a tree, rings of a multiring */
 int bi_comb_param(char t, const bi_ctx *ctx, int np)
 {

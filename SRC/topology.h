@@ -43,9 +43,6 @@ const bi_topo *bi_topo_find(char top);       /* case-insensitive; NULL if unknow
 /* rings / branches / paths that topology t means for a broadcast in a scope
  * of np processes of context c (c may be NULL: BLACS_SET defaults) */
 int bi_bcast_param(const bi_topo *t, const bi_ctx *c, int np);
-/* hops of the longest path of ring broadcast t ('I' 'D' 'S' 'M' 'F' 'P')
- * with parameter param (bi_bcast_param) in a scope of np processes */
-int bi_bcast_hops(const bi_topo *t, int np, int param);
 /* rings / branches that TOP letter t means for a combine in a scope of np
  * processes of context c (c may be NULL: BLACS_SET defaults) */
 int bi_comb_param(char t, const bi_ctx *c, int np);

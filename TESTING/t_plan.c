@@ -87,30 +87,64 @@ int main(int argc, char **argv)
     TU_CHECK(p.run == bi_bcast_pipe && p.nseg == bi_pipe_nseg(m, 9, 100000, 8) && p.nseg > 1,
              "'P': %zu segments", p.nseg);
 
-    /* the rings: pieces for the longest path, Watts' k = sqrt((hops-1) n beta
-     * / alpha) rounded, no piece under BI_RING_MINPIECE bytes; short
-     * vectors one piece; 'F' (one hop) and the combines' way back none */
+    /* the rings: the k that minimises the topology's model, no piece under
+     * BI_RING_MINPIECE bytes; short vectors one piece; 'F' (one hop) and
+     * the combines' way back none.  One path ('I', 'D'): Watts' k =
+     * sqrt((hops-1) n beta / alpha) rounded.  'S', 'M': the plan's k against
+     * every k, by the paths' times written out here (the source feeds
+     * every path through its one link) */
     {
-        static const struct { char top; int np, hops; } R[] = {
-            {'I', 16, 15}, {'D', 16, 15}, {'S', 16, 8}, {'S', 5, 2}, {'M', 16, 15}, {'I', 3, 2}};
-        static const size_t counts[] = {131072, 32768, 5000, 100, 131071};
+        static const struct { char top; int np, param; } R[] = {
+            {'I', 16, 1}, {'D', 16, 1}, {'S', 16, 1}, {'S', 5, 1}, {'S', 4, 1}, {'S', 9, 1},
+            {'M', 16, 2}, {'M', 16, 5}, {'I', 3, 1}};
+        static const size_t counts[] = {131072, 65536, 32768, 5000, 100, 131071};
         for (size_t i = 0; i < sizeof R / sizeof R[0]; i++)
             for (size_t j = 0; j < sizeof counts / sizeof counts[0]; j++) {
-                in = call(R[i].top, R[i].np, counts[j], 8, 1);
+                const int np = R[i].np, nr = R[i].top == 'M' ? R[i].param : 1;
+                in = call(R[i].top, np, counts[j], 8, 1);
                 p = bi_bcast_plan(&in, m);
-                double n = 8.0 * (double)counts[j];
-                double k = floor(sqrt((R[i].hops - 1) * n * m->tc.b / m->tc.a) + 0.5);
-                if (k > floor(n / BI_RING_MINPIECE)) k = floor(n / BI_RING_MINPIECE);
-                if (k < 1) k = 1;
-                TU_CHECK(p.top == R[i].top && p.nseg == (size_t)k &&
-                             p.nseg == bi_ring_nseg(m, R[i].hops, counts[j], 8),
-                         "'%c' on %d, %zu doubles: %zu pieces, expected %.0f", R[i].top, R[i].np,
-                         counts[j], p.nseg, k);
-                if (counts[j] >= 32768 && R[i].hops > 2)
-                    TU_CHECK(p.nseg > 1, "'%c' on %d: %zu doubles in one piece", R[i].top,
-                             R[i].np, counts[j]);
+                if (R[i].top == 'M') { /* the plan's rings (BLACS_SET 11 default), then these */
+                    TU_CHECK(p.nseg == bi_ring_nseg(m, 'M', np, p.param, counts[j], 8),
+                             "'M' plan: %zu pieces", p.nseg);
+                    p.nseg = bi_ring_nseg(m, 'M', np, nr, counts[j], 8);
+                }
+                const double n = 8.0 * (double)counts[j];
+                double kmax = floor(n / BI_RING_MINPIECE), best = 1, tbest = HUGE_VAL;
+                if (kmax < 1) kmax = 1;
+                for (double k = 1; k <= kmax; k++) {
+                    double tc = bi_tc(m, n / k), ts = bi_ts(m, n / k), t;
+                    if (R[i].top == 'S') {
+                        int half = np / 2, low = np - 1 - half;
+                        double up = (half - 1 + k) * tc, down = k * ts + (low - 1 + k) * tc;
+                        t = low > 0 && down > up ? down : up;
+                    } else { /* nr paths, the first (np-1) mod nr one hop longer */
+                        int len = (np - 1) / nr, nlong = (np - 1) % nr;
+                        t = (nr - 1) * k * ts + (len - 1 + k) * tc;
+                        if (nlong && (nlong - 1) * k * ts + (len + k) * tc > t)
+                            t = (nlong - 1) * k * ts + (len + k) * tc;
+                    }
+                    if (t < tbest * (1 - 1e-12)) tbest = t, best = k;
+                }
+                if (nr == 1 && R[i].top != 'S') { /* one path: Watts' closed form */
+                    double w = floor(sqrt((np - 2) * n * m->tc.b / m->tc.a) + 0.5);
+                    if (w > kmax) w = kmax;
+                    if (w < 1) w = 1;
+                    TU_CHECK(best == w, "'%c' on %d, %zu doubles: best %.0f, Watts %.0f", R[i].top,
+                             np, counts[j], best, w);
+                }
+                TU_CHECK(p.top == R[i].top && p.nseg == (size_t)best,
+                         "'%c' (%d) on %d, %zu doubles: %zu pieces, the model's best %.0f",
+                         R[i].top, nr, np, counts[j], p.nseg, best);
+                if (counts[j] >= 32768 && np >= 9)
+                    TU_CHECK(p.nseg > 1, "'%c' on %d: %zu doubles in one piece", R[i].top, np,
+                             counts[j]);
                 if (counts[j] <= 100) TU_CHECK(p.nseg == 1, "short '%c': %zu", R[i].top, p.nseg);
             }
+        /* the split ring on 4 (ScaLAPACK's 4 x 4 panels): the source's link
+         * carries 2 n whatever k, so one piece */
+        in = call('S', 4, 65536, 8, 1);
+        p = bi_bcast_plan(&in, m);
+        TU_CHECK(p.nseg == 1, "'S' on 4, 512 KB: %zu pieces", p.nseg);
         in = call('I', 2, 131072, 8, 0);
         p = bi_bcast_plan(&in, m);
         TU_CHECK(p.nseg == 1, "'I' on 2 (one hop): %zu pieces", p.nseg);
@@ -122,7 +156,7 @@ int main(int argc, char **argv)
         TU_CHECK(p.nseg == 0, "'M' combine: %zu pieces on the way back", p.nseg);
         /* the models describe the pieced ring: (Np-2+k) T_c(n/k) */
         double t = bi_model_bcast_ring(m, 16, 1048576.0, 0, NULL);
-        double k = (double)bi_ring_nseg(m, 15, 1048576, 1);
+        double k = (double)bi_ring_nseg(m, 'I', 16, 1, 1048576, 1);
         TU_CHECK(k > 1 && t == (14 + k) * bi_tc(m, 1048576.0 / k), "'I' model %g with k %g", t, k);
     }
 
