@@ -15,6 +15,12 @@
 #             ranks' real computation charged at the hosts' 20 Gflop/s
 #             with smpi/host-speed SL_HOST_SPEED (default 20Gf: simulated
 #             computation = its measured time on one core of this machine)
+# Our library is told each network's machine, BLACS_ALPHA and BLACS_BETA
+# as `make calibrate` measures them there (a simulated ping-pong: 1.00 us
+# and 1e-4 us a byte on net10g, 5.02 us and 8e-4 on net1g), since its
+# plans (ring pieces, 'A', when a source's sends go one after the other)
+# follow the machine model; SL_MACHINE=default leaves the built-in one
+# (2 us, 1e-4: a 10 GB/s network).  The reference BLACS has no model.
 # Writes under OUTDIR:
 #   scalapack.csv      one row per cell: times, ratio, checksums
 #   scalapack.txt      ours/reference per routine x (grid, N, network), per mode,
@@ -24,7 +30,7 @@
 #   raw/               every simulation's output and BLACS accounting
 # Knobs (environment): BENCH_SL_QUICK=1 (4x4 N=1024 per network, comm), SL_JOBS
 # (simulations at once, default 2), SL_TIMEOUT (seconds per simulation,
-# default 3600), SL_HOST_SPEED, SL_CELLS (the cell list, overriding the
+# default 3600), SL_HOST_SPEED, SL_MACHINE, SL_CELLS (the cell list, overriding the
 # built-in one: "PxQ:N:routines:modes ..." e.g. "4x4:2048:getrf,potrf:comm").
 set -u
 B=${1:?build dir}; OUT=${2:?out dir}
@@ -70,11 +76,24 @@ for c in $CELLS; do
   done
 done
 
+# the machine our library is told per network (above): "BLACS_ALPHA BLACS_BETA"
+machine() {
+  case $1 in
+    net10g) echo "1.0 1e-4" ;;
+    net1g) echo "5.0 8e-4" ;;
+  esac
+}
+
 run1() { # lib net mode P Q N routines
   local lib=$1 net=$2 m=$3 p=$4 q=$5 n=$6 rs=$7
   local tag=${lib}_${net}_${m}_${p}x${q}_N${n}
   local cfg=()
   [ "$m" = comp ] && cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:$SPEED)
+  # (run1 runs in a subshell of its own: the export stays in this job)
+  if [ "$lib" = ours ] && [ "${SL_MACHINE:-}" != default ]; then
+    read -r BLACS_ALPHA BLACS_BETA <<< "$(machine "$net")"
+    export BLACS_ALPHA BLACS_BETA
+  fi
   local t0=$(date +%s)
   sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$lib" "${cfg[@]}" \
     "$rs" "$n" "$NB" "$p" "$q" "$RAW/$tag.wrap" > "$RAW/$tag.out" 2> "$RAW/$tag.err"
