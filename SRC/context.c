@@ -271,6 +271,7 @@ static void check_settings(MPI_Comm comm, int *p2p_sched, const char *routine)
         {"values of BLACS_STATS (1: on, 0: off)", bi_g.stats},
         {"values of BLACS_ALPHA", m->tc.a},
         {"values of BLACS_SEND_ALPHA", m->ts.a},
+        {"values of BLACS_POST_ALPHA", m->tp},
         {"values of BLACS_BETA", m->tc.b},
         {"values of BLACS_GAMMA", m->to.b},
         {"values of BLACS_MEMCPY_BETA", m->tm.b},

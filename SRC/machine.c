@@ -7,6 +7,9 @@
  * (read once):
  *   BLACS_ALPHA        T_c(0), start-up of a complete communication, us   (2.0)
  *   BLACS_SEND_ALPHA   T_s(0), time to post a send, us                    (0.5)
+ *   BLACS_POST_ALPHA   T_p, what posting a send costs when it is not waited
+ *                      for (a source's sends posted together), us
+ *                                                     (BLACS_SEND_ALPHA's)
  *   BLACS_BETA         us per byte sent (T_c and T_s)            (1e-4: 10 GB/s)
  *   BLACS_GAMMA        us per byte combined                      (2.5e-4)
  *   BLACS_MEMCPY_BETA  us per byte copied (T_m)                  (5e-5: 20 GB/s)
@@ -31,6 +34,7 @@ const bi_machine *bi_machine_default(void)
         double beta = env("BLACS_BETA", 1e-4);
         m.tc = (bi_lin){env("BLACS_ALPHA", 2.0), beta};
         m.ts = (bi_lin){env("BLACS_SEND_ALPHA", 0.5), beta};
+        m.tp = env("BLACS_POST_ALPHA", m.ts.a);
         m.to = (bi_lin){0.0, env("BLACS_GAMMA", 2.5e-4)};
         m.tm = (bi_lin){0.0, env("BLACS_MEMCPY_BETA", 5e-5)};
         done = 1;

@@ -19,6 +19,7 @@ typedef struct { double a, b; } bi_lin;
 typedef struct {
     bi_lin tc, ts;     /* complete communication, send (LAWN 73 3.3) */
     bi_lin to, tm;     /* operation, memory copy per byte */
+    double tp;         /* posting a send that is not waited for */
 } bi_machine;
 /* cost model: returns the maximum time any process spends, and the
  * source/destination time through *root_time when non-NULL */
@@ -27,8 +28,8 @@ typedef double (*bi_model_fn)(const bi_machine *m, int np, double bytes, int par
 
 /* ---- the machine (machine.c) ---------------------------------------------
  * Machine parameters assumed when nothing was measured: read once from
- * BLACS_ALPHA, BLACS_SEND_ALPHA, BLACS_BETA, BLACS_GAMMA, BLACS_MEMCPY_BETA
- * (microseconds, microseconds per byte), defaults for a current cluster.
+ * BLACS_ALPHA, BLACS_SEND_ALPHA, BLACS_BETA, BLACS_GAMMA, BLACS_MEMCPY_BETA,
+ * BLACS_POST_ALPHA (microseconds, microseconds per byte), defaults for a current cluster.
  * Every process must see the same values: plans are made from them locally
  * (the grid's creation checks that they agree, context.c). */
 const bi_machine *bi_machine_default(void);
@@ -43,6 +44,23 @@ double bi_source_wait(void);  /* BLACS_SOURCE_WAIT in us (10000), 0: never */
 static inline double bi_tc(const bi_machine *m, double b) { return m->tc.a + m->tc.b * b; }
 static inline double bi_ts(const bi_machine *m, double b) { return m->ts.a + m->ts.b * b; }
 static inline double bi_to(const bi_machine *m, double b) { return m->to.a + m->to.b * b; }
+/* A send whose transfer is under 1% of the start-up T_c(0) is all latency:
+ * a broadcast source posts such sends together instead of waiting for each
+ * in turn (plan.c, transport.c). */
+static inline int bi_posted_together(const bi_machine *m, double b)
+{
+    return b * m->tc.b < 0.01 * m->tc.a;
+}
+/* The time between a broadcast source's consecutive sends of b bytes.  One
+ * after the other: T_s(b).  Posted together: the larger of what posting one
+ * costs, T_p, and the time the source's link takes for its bytes, which all
+ * of them share (in SMPI, where posting is free, 255 sends of one double
+ * from one source reach their receivers within 1.5 T_c). */
+static inline double bi_ts_source(const bi_machine *m, double b)
+{
+    if (!bi_posted_together(m, b)) return bi_ts(m, b);
+    return m->tp > b * m->tc.b ? m->tp : b * m->tc.b;
+}
 /* the model of a scope with nothing to send (Np < 2) */
 static inline double bi_model_none(double *root)
 {

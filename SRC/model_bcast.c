@@ -21,11 +21,11 @@
 
 /* split ring in k pieces: the source sends its k pieces up, then (Np > 2)
  * k down; up floor(Np/2) hops, down Np-1-floor(Np/2) after the source's
- * k T_s(n/k) */
+ * k T_s(n/k) (bi_ts_source) */
 static double sring_k(const bi_machine *m, int np, double bytes, double k, double *root)
 {
     int half = np / 2, low = np - 1 - half;
-    double tc = bi_tc(m, bytes / k), ts = bi_ts(m, bytes / k);
+    double tc = bi_tc(m, bytes / k), ts = bi_ts_source(m, bytes / k);
     double up = (half - 1 + k) * tc, down = k * ts + (low - 1 + k) * tc;
     if (root) *root = (np > 2 ? 2 : 1) * k * ts;
     return low > 0 && down > up ? down : up;
@@ -64,13 +64,16 @@ double bi_model_bcast_sring(const bi_machine *m, int np, double bytes, int param
  * the slowest is the last long path or the last one.  Source nr k T_s(n/k).
  * With k = 1: the last of equal rings waits ((Np-1)/N_r) T_c + (N_r-1) T_s,
  * the last long ring ceil((Np-1)/N_r) T_c + ((Np-1) mod N_r - 1) T_s
- * (LAWN 73 table 9). */
+ * (LAWN 73 table 9).  The source's T_s is bi_ts_source: for a vector short
+ * enough to be posted together, the posting cost or its link's share, so
+ * that 'F' on 256 processes costs about one T_c at one double, as in SMPI,
+ * not 255. */
 double bi_model_paths(const bi_machine *m, int np, double bytes, int nr, double k, double *root)
 {
     if (np < 2) return bi_model_none(root);
     nr = bi_npaths(nr, np);
     int len = (np - 1) / nr, nlong = (np - 1) % nr;
-    double tc = bi_tc(m, bytes / k), ts = bi_ts(m, bytes / k);
+    double tc = bi_tc(m, bytes / k), ts = bi_ts_source(m, bytes / k);
     double t = (nr - 1) * k * ts + (len - 1 + k) * tc;
     if (nlong) {
         double tl = (nlong - 1) * k * ts + (len + k) * tc;
@@ -103,10 +106,14 @@ double bi_model_bcast_fully(const bi_machine *m, int np, double bytes, int param
  * (H_t - 1) ((N_b - 1) T_s + T_c), takes every level as full and
  * overestimates a tree that Np cuts: 9 T_c against 7 for N_b = 8 on 16
  * processes.)  The source returns after copying A (T_m), waiting for each
- * send but the last (T_s each) and posting the last. */
+ * send but the last (T_s each) and posting the last; a vector so short that
+ * its sends are posted together (bi_posted_together) spaces the source's
+ * children by bi_ts_source instead, and the source returns after posting
+ * them (T_p each).  Forwarders wait outright whatever the length. */
 typedef struct {
     long np, r;
     double ts, tc, sub[64]; /* sub[h]: an uncut subtree below a process of level r^h */
+    double tsrc;            /* the source's T_s (bi_ts_source) */
 } tree_walk;
 
 /* time from the moment process d (of level lvl = r^h) has the data until
@@ -129,6 +136,7 @@ double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param,
     if (np < 2) return bi_model_none(root);
     tree_walk w = {.np = np, .r = param < 1 ? 2 : param + 1 > np ? np : param + 1};
     w.ts = m->ts.a + bytes * m->ts.b, w.tc = m->tc.a + bytes * m->tc.b;
+    w.tsrc = bi_ts_source(m, bytes);
     long i0 = 1;
     int h0 = 0;
     while (i0 * w.r < np) i0 *= w.r, h0++;
@@ -151,10 +159,13 @@ double bi_model_bcast_tree(const bi_machine *m, int np, double bytes, int param,
     int h = h0;
     for (long i = i0; i >= 1; i /= w.r, h--)
         for (long j = 1; j < w.r && j * i < np; j++, sends++) {
-            double v = (double)sends * w.ts + w.tc + subtree(&w, j * i, i, h);
+            double v = (double)sends * w.tsrc + w.tc + subtree(&w, j * i, i, h);
             if (v > t) t = v;
         }
-    if (root) *root = (double)(sends - 1) * w.ts + m->ts.a + bytes * m->tm.b;
+    if (root)
+        *root = (bi_posted_together(m, bytes) ? (double)sends * m->tp
+                                               : (double)(sends - 1) * w.ts + m->ts.a) +
+                bytes * m->tm.b;
     return t;
 }
 

@@ -91,7 +91,7 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
          * time, was 1.00).  Longer ones do share the link: SMPI's 1 x 16 fat
          * tree, '1' at 100 doubles, 4.35 one-way times unordered, 4.00 in
          * order */
-        if (bytes * m->tc.b < 0.01 * m->tc.a) p->ord_cap = 0;
+        if (bi_posted_together(m, bytes)) p->ord_cap = 0;
         if (BI_BCAST_DIRECT && p->mpi && in->np > 1 && bytes >= BI_DIRECT_MIN) {
             p->direct = 1;
             p->ntags = 1; /* the receivers' words */

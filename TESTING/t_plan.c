@@ -18,12 +18,66 @@ static bi_call_in call(char top, int np, size_t count, size_t isize, int root)
     return in;
 }
 
+/* The posting cost (BLACS_POST_ALPHA): a source posts sends whose transfer
+ * is under 1% of T_c(0) together, and then its sends are spaced by the
+ * larger of T_p and their bytes on its link, not by T_s.  Run as
+ * `t_plan post` under an SMPI-like machine (BLACS_ALPHA = BLACS_SEND_ALPHA
+ * = 1, BLACS_POST_ALPHA = 0, BLACS_BETA = 8e-5: a waited send costs a whole
+ * T_c, posting costs nothing), where 'A' must take 'F' for one and ten
+ * doubles on 256 processes (simulated: 1.49 and 2.93 T_c against 8.0 for
+ * the trees 'A' took when every send cost T_s) and not from 100 doubles,
+ * where the source waits for each send. */
+static void post_cost(const bi_machine *m)
+{
+    TU_CHECK(m->tp == 0 && m->ts.a == 1 && m->tc.a == 1, "machine: T_p %g T_s(0) %g T_c(0) %g",
+             m->tp, m->ts.a, m->tc.a);
+    const double b = m->tc.b;
+    /* 'F' on 256: the last of 255 one-hop paths */
+    for (int n = 1; n <= 1000; n *= 10) {
+        const double bytes = 8.0 * n;
+        const int together = bytes * b < 0.01;
+        TU_CHECK(bi_posted_together(m, bytes) == together, "%d doubles: together %d", n,
+                 bi_posted_together(m, bytes));
+        const double sp = together ? (bytes * b > 0 ? bytes * b : 0) : 1 + bytes * b;
+        const double want = 254 * sp + 1 + bytes * b;
+        double root = 0;
+        double t = bi_model_bcast_fully(m, 256, bytes, 255, &root);
+        TU_CHECK(fabs(t - want) <= 1e-9 * want, "'F' on 256, %d doubles: model %g, want %g", n,
+                 t, want);
+        TU_CHECK(fabs(root - 255 * sp) <= 1e-9 * (1 + root), "'F' source %g, want %g", root,
+                 255 * sp);
+        int param = 0;
+        const bi_topo *a = bi_bcast_choose(256, bytes, &param);
+        if (together)
+            TU_CHECK(a->top == 'F', "'A' on 256, %d doubles: '%c', not 'F'", n, a->top);
+        else
+            TU_CHECK(a->top != 'F', "'A' on 256, %d doubles: 'F' with the source's waits", n);
+        bi_call_in in = call('A', 256, (size_t)n, 8, 0);
+        bi_plan p = bi_bcast_plan(&in, m);
+        TU_CHECK(p.top == a->top && (p.ord_cap == 0) == together,
+                 "'A' plan on 256, %d doubles: '%c', source wait cap %g", n, p.top, p.ord_cap);
+    }
+    /* the binomial tree: the source posts its 8 sends and returns; its
+     * children are spaced by their bytes on its link */
+    double root = 0, t = bi_model_bcast_tree(m, 256, 8.0, 1, &root);
+    TU_CHECK(root == 8 * 0.0 + 8.0 * m->tm.b, "'1' source on 256, one double: %g", root);
+    TU_CHECK(t > 8 && t < 8 * (1 + 8 * b) + 7 * 8 * b + 1e-9 && t < 8.01,
+             "'1' on 256, one double: %g T_c", t);
+}
+
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
     const bi_machine *m = bi_machine_default();
     bi_call_in in;
     bi_plan p;
+
+    if (argc > 1 && !strcmp(argv[1], "post")) {
+        post_cost(m);
+        return tu_finish();
+    }
+    /* unset, the posting cost is T_s(0) */
+    TU_CHECK(m->tp == m->ts.a, "BLACS_POST_ALPHA unset: %g, T_s(0) %g", m->tp, m->ts.a);
 
     /* 'I': its own algorithm, one ID, nothing to fall back to */
     in = call('I', 5, 100, 8, 0);

@@ -336,6 +336,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_ALPHA"); strcpy(P->env[P->nenv++].val, al[rint_(5)]);
             P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_BETA"); strcpy(P->env[P->nenv++].val, be[rint_(3)]);
             if (chance(50)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_SEND_ALPHA"); strcpy(P->env[P->nenv++].val, al[rint_(5)]); }
+            if (chance(30)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_POST_ALPHA"); strcpy(P->env[P->nenv++].val, chance(50) ? "0" : al[rint_(5)]); }
         }
         if (chance(10)) { P->idlo = 100 + rint_(1000); P->idhi = P->idlo + 40 + rint_(200); }
     }

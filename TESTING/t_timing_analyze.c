@@ -93,7 +93,7 @@ static void p2p_file(const char *name, int tc, const char *plat, double a, doubl
     fclose(f);
 }
 
-static const bi_machine mach = {{3.5, 0.0125 / 8}, {1.25, 0.011 / 8}, {0.1, 0.0009 / 8}, {0.5, 0.002 / 8}};
+static const bi_machine mach = {{3.5, 0.0125 / 8}, {1.25, 0.011 / 8}, {0.1, 0.0009 / 8}, {0.5, 0.002 / 8}, 1.25};
 
 /* a Tbs report for letter top (p: MPI) of lib; src and max from fn */
 typedef void (*bfn)(double N, double *src, double *max);

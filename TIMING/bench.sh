@@ -150,7 +150,7 @@ if [ -n "$SIMDRV" ] && [ -x "$SIMDRV" ] && command -v smpirun > /dev/null; then
   # the library's own machine model (machine.c: 'A', 'P', when a node's
   # sends go one after the other) is told the same machine
   sim() { # KIND TOPS MACHINE
-    BLACS_ALPHA=${AC:-1} BLACS_SEND_ALPHA=${AC:-1} BLACS_BETA=0.00008 BLACS_GAMMA=0.00025 \
+    BLACS_ALPHA=${AC:-1} BLACS_SEND_ALPHA=${AC:-1} BLACS_POST_ALPHA=0 BLACS_BETA=0.00008 BLACS_GAMMA=0.00025 \
       sim_run $P $PF "$RAW" 120 "$SIMDRV" run -k "$1" -t "$2" -b 4 -n "$N" -p "$3" -l bench >> "$RAW/sim.csv" 2>> "$RAW/sim.err"
   }
   simok=1
@@ -161,7 +161,7 @@ if [ -n "$SIMDRV" ] && [ -x "$SIMDRV" ] && command -v smpirun > /dev/null; then
     : > "$RAW/sim.csv"
     for k in "p2p -" "bcast 1H" "all 1H"; do
       set -- $k
-      sim "$1" "$2" "$AC,$BC,$AC,$BC,$G" || { simok=0; break; }
+      sim "$1" "$2" "$AC,$BC,$AC,$BC,$G,0" || { simok=0; break; }
     done
   fi
   [ $simok = 1 ] || echo "bench.sh: an SMPI run failed (see $RAW/sim.err)" >&2

@@ -397,6 +397,7 @@ static void set_machine(FILE *out)
     tfit m = fit_med(find(K_TM, L_OURS, '-', 0, 0, 0), C_MAX, 0, INFINITY);
     M.tc = (bi_lin){c.alpha, c.beta / 8};
     M.ts = (bi_lin){s.alpha, s.beta / 8};
+    M.tp = s.alpha; /* MPI_Send of a short message (eager): posting it */
     M.to = (bi_lin){o.alpha, o.beta / 8};
     M.tm = (bi_lin){m.alpha, m.beta / 8};
     have_machine = 1;
@@ -407,8 +408,8 @@ static void set_machine(FILE *out)
     /* the same machine as the library's settings (SRC/machine.c: us, us per
      * byte), for `make calibrate` to print */
     fprintf(out, "BLACS settings for this machine (make calibrate):\n"
-                 "  export BLACS_ALPHA=%.4g BLACS_SEND_ALPHA=%.4g BLACS_BETA=%.4g BLACS_GAMMA=%.4g BLACS_MEMCPY_BETA=%.4g\n\n",
-            c.alpha > 0 ? c.alpha : 0.0, s.alpha > 0 ? s.alpha : 0.0, c.beta > 0 ? c.beta / 8 : 1e-6,
+                 "  export BLACS_ALPHA=%.4g BLACS_SEND_ALPHA=%.4g BLACS_POST_ALPHA=%.4g BLACS_BETA=%.4g BLACS_GAMMA=%.4g BLACS_MEMCPY_BETA=%.4g\n\n",
+            c.alpha > 0 ? c.alpha : 0.0, s.alpha > 0 ? s.alpha : 0.0, s.alpha > 0 ? s.alpha : 0.0, c.beta > 0 ? c.beta / 8 : 1e-6,
             o.beta > 0 ? o.beta / 8 : 1e-6, m.beta > 0 ? m.beta / 8 : 1e-6);
 }
 

@@ -122,18 +122,19 @@ static void models(const char *mn, const bi_machine *m)
 
 int main(void)
 {
-    /* the machines: the library's default (environment), then four fixed */
+    /* the machines: the library's default (environment), then five fixed
+     * (posting cost T_p = T_s(0), BLACS_POST_ALPHA's default) */
     static const bi_machine fixed[5] = {
         /* slow start-up, slow links (the pattern tests' 1000, 0.01, 0.01) */
-        {{1000, 0.01}, {1, 0.01}, {0, 0.01}, {0, 5e-5}},
+        {{1000, 0.01}, {1, 0.01}, {0, 0.01}, {0, 5e-5}, 1},
         /* huge beta */
-        {{2, 10}, {0.5, 10}, {0, 2.5e-4}, {0, 5e-5}},
+        {{2, 10}, {0.5, 10}, {0, 2.5e-4}, {0, 5e-5}, 0.5},
         /* no start-up for a complete communication, free operations */
-        {{0, 1e-4}, {0.5, 1e-4}, {0, 0}, {0, 0}},
+        {{0, 1e-4}, {0.5, 1e-4}, {0, 0}, {0, 0}, 0.5},
         /* infinitely fast links, costly operations */
-        {{5, 0}, {1, 0}, {0.1, 1e-3}, {0, 0}},
+        {{5, 0}, {1, 0}, {0.1, 1e-3}, {0, 0}, 1},
         /* nothing round: every term inexact */
-        {{1.7, 3.3e-4}, {0.31, 3.3e-4}, {0.07, 1.3e-4}, {0.01, 7e-5}},
+        {{1.7, 3.3e-4}, {0.31, 3.3e-4}, {0.07, 1.3e-4}, {0.01, 7e-5}, 0.31},
     };
     static const char *names[6] = {"def", "m1", "m2", "m3", "m4", "m5"};
 

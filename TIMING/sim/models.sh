@@ -20,7 +20,9 @@
 # calibrate-hosts` prints them for the network test bed).  MPI's own
 # collectives (TOP ' ') are SMPI's MPICH ones (smpi/coll-selector:mpich).
 # The models see T_c = T_s = alpha + beta n, T_o = gamma n, with beta and
-# gamma the platform's and alpha the simulated one-way latency of that p;
+# gamma the platform's and alpha the simulated one-way latency of that p,
+# and a posting cost T_p = 0 (SMPI charges nothing for posting a send; with
+# every message rendezvous, a send waited for costs a whole T_c);
 # the library ('A', 'P', 'Y', serial sends) is told the same machine.
 #
 # Writes OUTDIR/models.txt (one table per p and operation: simulated
@@ -84,9 +86,9 @@ LBETA=$(awk -v x="$BC" 'BEGIN { print x / 8 }') LGAMMA=$(awk -v x="$G" 'BEGIN { 
 # run P LOG KIND TOPS ALPHA [simdrv args]: rows appended to RAW/LOG
 run() {
   local p=$1 log=$RAW/$2 k=$3 t=$4 ac=$5; shift 5
-  BLACS_ALPHA=$ac BLACS_SEND_ALPHA=$ac BLACS_BETA=$LBETA BLACS_GAMMA=$LGAMMA \
+  BLACS_ALPHA=$ac BLACS_SEND_ALPHA=$ac BLACS_POST_ALPHA=0 BLACS_BETA=$LBETA BLACS_GAMMA=$LGAMMA \
     sim_run "$p" "$PF" "$RAW" "$TMO" "$DRV" --cfg=smpi/coll-selector:mpich \
-    run -k "$k" -t "$t" -b 4 -n "$N" -p "$ac,$BC,$ac,$BC,$G" -l "$PLATNAME" "$@" >> "$log" 2>> "$log.err"
+    run -k "$k" -t "$t" -b 4 -n "$N" -p "$ac,$BC,$ac,$BC,$G,0" -l "$PLATNAME" "$@" >> "$log" 2>> "$log.err"
   local rc=$?
   rc=$(sim_status "$rc" "$log.err")
   [ $rc = 0 ] || echo "models.sh: simulation failed (rc $rc): p=$p $k $t; see $log.err" >&2

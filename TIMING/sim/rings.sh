@@ -23,9 +23,9 @@ for p in $PS; do
   sim_run "$p" "$PF" "$OUT" "$TMO" "$B/simdrv" run -k p2p -n 1 -p "1,$BC,1,$BC,$G" -l a > "$OUT/p2p1_$p.csv" 2> /dev/null
   ac=$(sim_alpha "$OUT/p2p1_$p.csv" $BC)
   for k in p2p bcast; do
-    BLACS_ALPHA=$ac BLACS_SEND_ALPHA=$ac BLACS_BETA=$LBETA BLACS_GAMMA=$LGAMMA \
+    BLACS_ALPHA=$ac BLACS_SEND_ALPHA=$ac BLACS_POST_ALPHA=0 BLACS_BETA=$LBETA BLACS_GAMMA=$LGAMMA \
       sim_run "$p" "$PF" "$OUT" "$TMO" "$B/simdrv" --cfg=smpi/coll-selector:mpich \
-      run -k $k -t ISM -b 2 -n "$N" -p "$ac,$BC,$ac,$BC,$G" -l rings >> "$OUT/rings_raw.csv" 2> "$OUT/err_${p}_$k"
+      run -k $k -t ISM -b 2 -n "$N" -p "$ac,$BC,$ac,$BC,$G,0" -l rings >> "$OUT/rings_raw.csv" 2> "$OUT/err_${p}_$k"
   done
 done
 grep -E '^rings,(p2p|bcast),' "$OUT/rings_raw.csv" | awk -F, -v csv="$OUT/rings.csv" '

@@ -9,7 +9,7 @@
  *       variable and into the library's state (Cblacs_pinfo), waits for all
  *       others to do the same, and checks it still reads its own values.
  *   simdrv run -k KIND [-t TOPS] -n N1,N2,.. [-T s|d] [-r REPS] [-s]
- *              [-p AC,BC,AS,BS,G] [-b BRANCHES] [-l LABEL]
+ *              [-p AC,BC,AS,BS,G[,AP]] [-b BRANCHES] [-l LABEL]
  *       KIND: bcast    BLACS broadcast (Cxgebs2d/Cxgebr2d), source rank 0
  *             all      BLACS sum, leave-on-all (Cxgsum2d, RDEST = -1)
  *             one      BLACS sum, leave-on-one (destination rank 0)
@@ -28,7 +28,8 @@
  *                      redistribution into receives posted in advance
  *       TOPS: TOP letters, '_' for ' ' (MPI inside the BLACS)
  *       -p: machine for the predictions, per item: T_c = AC + BC n,
- *           T_s = AS + BS n, T_o = G n (microseconds)
+ *           T_s = AS + BS n, T_o = G n (microseconds), and optionally the
+ *           posting cost T_p = AP (BLACS_POST_ALPHA; AS when not given)
  *       -s: buffers by SMPI_SHARED_MALLOC (no result check; for big runs)
  *       -b: BLACS_SET 11..14 (rings and branches of 'M' and 'T')
  *   One CSV line per (top, n) from rank 0:
@@ -179,7 +180,8 @@ int main(int argc, char **argv)
     int nn = 0, reps = 1, shared = 0;
     char type = 'd';
     long branches = 1;
-    double mac[5] = {0, 0, 0, 0, 0};
+    double mac[6] = {0, 0, 0, 0, 0, 0};
+    int npost = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-s")) { shared = 1; continue; }
@@ -193,7 +195,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "-b")) branches = atol(v);
         else if (!strcmp(a, "-l")) label = v;
         else if (!strcmp(a, "-p"))
-            sscanf(v, "%lf,%lf,%lf,%lf,%lf", &mac[0], &mac[1], &mac[2], &mac[3], &mac[4]);
+            npost = sscanf(v, "%lf,%lf,%lf,%lf,%lf,%lf", &mac[0], &mac[1], &mac[2], &mac[3],
+                           &mac[4], &mac[5]);
         else if (!strcmp(a, "-m")) margin = atof(v);
     }
     if (nn <= 0 || reps < 1) {
@@ -210,6 +213,7 @@ int main(int argc, char **argv)
     m.ts = (bi_lin){mac[2], mac[3] / (double)es};
     m.to = (bi_lin){0.0, mac[4] / (double)es};
     m.tm = (bi_lin){0.0, 0.0};
+    m.tp = npost >= 6 ? mac[5] : mac[2]; /* posting a send: T_s(0) unless given */
 
     size_t bytes = (size_t)(nmax > 0 ? nmax : 1) * es;
     char *buf = shared ? SMPI_SHARED_MALLOC(bytes) : malloc(bytes);
