@@ -55,7 +55,10 @@ SL_BLACSFLAGS := -include TIMING/sim/sl_smpi_compat.h
 # every BLACS communication entry point, Fortran and C names, wrapped by sl_wrap.c
 SL_FAMS  := gesd2d gerv2d trsd2d trrv2d gebs2d gebr2d trbs2d trbr2d gsum2d gamx2d gamn2d
 SL_WRAPS := $(foreach t,i s d c z,$(foreach f,$(SL_FAMS),$(t)$(f)_ C$(t)$(f)))
-SL_LDWRAP := -Wl,$(subst $(eval) ,$(comma),$(strip $(foreach w,$(SL_WRAPS),--wrap=$(w))))
+# and every BLAS and LAPACK routine it calls locally, by sl_flops.c (the flops mode)
+SL_FLOPWRAPS := dgemm_ dsymm_ dsyrk_ dsyr2k_ dtrmm_ dtrsm_ dgemv_ dger_ dsymv_ dsyr_ dsyr2_ dtrmv_ \
+                dtrsv_ daxpy_ ddot_ dscal_ dcopy_ dswap_ idamax_ dlarfg_ dlacpy_ dlaset_
+SL_LDWRAP := -Wl,$(subst $(eval) ,$(comma),$(strip $(foreach w,$(SL_WRAPS) $(SL_FLOPWRAPS),--wrap=$(w))))
 
 .PHONY: bench-scalapack bench-scalapack-bins
 bench-scalapack:
@@ -98,7 +101,7 @@ $(SL_B)/obj/sim/%.o: TIMING/sim/%.c TIMING/sim/sl_wrap.h TIMING/sim/sl_smpi_comp
 	@mkdir -p $(dir $@)
 	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -c -o $@ $<
 
-SL_DRV := $(SL_B)/obj/sim/sl_bench.o $(SL_B)/obj/sim/sl_wrap.o
+SL_DRV := $(SL_B)/obj/sim/sl_bench.o $(SL_B)/obj/sim/sl_wrap.o $(SL_B)/obj/sim/sl_flops.o
 $(SL_B)/sl_bench_ref: $(SL_DRV) $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a
 	$(SMPICC) -o $@ $(SL_LDWRAP) $(SL_DRV) $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a \
 	  $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a $(SL_BLAS) -lgfortran -lm

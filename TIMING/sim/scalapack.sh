@@ -14,7 +14,11 @@
 #             cost simulated time); comp: simulate-computation:yes, the
 #             ranks' real computation charged at the hosts' 20 Gflop/s
 #             with smpi/host-speed SL_HOST_SPEED (default 20Gf: simulated
-#             computation = its measured time on one core of this machine)
+#             computation = its measured time on one core of this machine);
+#             flops: simulate-computation:no, and every BLAS and LAPACK
+#             routine ScaLAPACK calls charges its operation count at the
+#             hosts' 20 Gflop/s (sl_flops.c): computation at a fixed rate,
+#             the same in every run, whatever else the machine is doing
 # Our library is told each network's machine, BLACS_ALPHA and BLACS_BETA
 # as `make calibrate` measures them there (a simulated ping-pong: 1.00 us
 # and 1e-4 us a byte on net10g, 5.02 us and 8e-4 on net1g), since its
@@ -58,10 +62,10 @@ else
   # PDPOTRF; PDGEQRF with our library runs for over 15 minutes), PDSYTRD at
   # 4x4 N = 1024 only (simulating its many small combines with our library
   # is slow); the computation mode at 4x4 N = 1024 and 8x8 N = 2048
-  CELLS="4x4:1024:$ALL:comm 4x4:1024:getrf,potrf,geqrf:comp
+  CELLS="4x4:1024:$ALL:comm 4x4:1024:getrf,potrf,geqrf:comp,flops
          4x4:2048:getrf,potrf,geqrf:comm 2x8:2048:getrf,potrf,geqrf:comm 8x8:2048:getrf,potrf,geqrf:comm
          4x4:4096:getrf,potrf,geqrf:comm 2x8:4096:getrf,potrf,geqrf:comm 8x8:4096:getrf,potrf,geqrf:comm
-         8x8:2048:getrf,potrf,geqrf:comp 16x16:4096:getrf,potrf:comm"
+         8x8:2048:getrf,potrf,geqrf:comp,flops 16x16:4096:getrf,potrf:comm"
 fi
 
 # one job per (cell, network, mode, library): "lib net mode P Q N routines"
@@ -89,13 +93,15 @@ run1() { # lib net mode P Q N routines
   local tag=${lib}_${net}_${m}_${p}x${q}_N${n}
   local cfg=()
   [ "$m" = comp ] && cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:$SPEED)
+  local flops=0
+  [ "$m" = flops ] && flops=1
   # (run1 runs in a subshell of its own: the export stays in this job)
   if [ "$lib" = ours ] && [ "${SL_MACHINE:-}" != default ]; then
     read -r BLACS_ALPHA BLACS_BETA <<< "$(machine "$net")"
     export BLACS_ALPHA BLACS_BETA
   fi
   local t0=$(date +%s)
-  sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$lib" "${cfg[@]}" \
+  SL_FLOPS=$flops sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$lib" "${cfg[@]}" \
     "$rs" "$n" "$NB" "$p" "$q" "$RAW/$tag.wrap" > "$RAW/$tag.out" 2> "$RAW/$tag.err"
   local rc; rc=$(sim_status $? "$RAW/$tag.err")
   echo "  $tag: rc $rc, $(( $(date +%s) - t0 )) s wall"

@@ -13,12 +13,12 @@ raw, out, cells = sys.argv[1], sys.argv[2], sys.argv[3].split()
 os.makedirs(out, exist_ok=True)
 ROUTINES = ["getrf", "potrf", "geqrf", "sytrd"]
 NETS = ["net10g", "net1g"]
-MODES = ["comm", "comp"]
+MODES = ["comm", "flops", "comp"]
 TOL = 1e-8  # checksum agreement: relative difference
 
 res = {}  # (lib, net, mode, P, Q, N, routine) -> (seconds, checksum, info)
 for f in glob.glob(os.path.join(raw, "*.out")):
-    m = re.match(r"(ref|ours)_(net\w+?)_(comm|comp)_(\d+)x(\d+)_N(\d+)\.out$", os.path.basename(f))
+    m = re.match(r"(ref|ours)_(net\w+?)_(comm|comp|flops)_(\d+)x(\d+)_N(\d+)\.out$", os.path.basename(f))
     if not m:
         continue
     lib, net, mode = m.group(1), m.group(2), m.group(3)
@@ -83,6 +83,7 @@ for mode in MODES:
         continue
     L.append("")
     L.append({"comm": "Communication only (smpi/simulate-computation:no): ours/reference",
+              "flops": "With computation charged by operation count (BLAS and LAPACK at 20 Gflop/s, sl_flops.c): ours/reference",
               "comp": "With computation (simulate-computation:yes, 20 Gflop/s hosts): ours/reference"}[mode])
     head = ["routine"] + [f"{p}x{q} N={n} {net[3:]}" for p, q, n, net in have]
     body = []
@@ -104,9 +105,9 @@ mx = max((x["checksum_reldiff"] for x in rows), default=0.0)
 L.append(f"Checksums: {len(rows) - len(bad)} of {len(rows)} cells agree; largest relative difference {mx:.2e}.")
 L.append("")
 L.append("Simulated seconds, reference and ours:")
-L.append(f"{'routine':7} {'grid':5} {'N':>5} {'net':6} {'mode':4} {'reference':>11} {'ours':>11} {'ratio':>6} {'cksum rel.diff':>14}")
+L.append(f"{'routine':7} {'grid':5} {'N':>5} {'net':6} {'mode':5} {'reference':>11} {'ours':>11} {'ratio':>6} {'cksum rel.diff':>14}")
 for x in rows:
-    L.append(f"{x['routine']:7} {x['grid']:5} {x['N']:5d} {x['net']:6} {x['mode']:4} {x['ref_s']:11.5f} {x['ours_s']:11.5f} "
+    L.append(f"{x['routine']:7} {x['grid']:5} {x['N']:5d} {x['net']:6} {x['mode']:5} {x['ref_s']:11.5f} {x['ours_s']:11.5f} "
              f"{x['ratio']:6.3f} {x['checksum_reldiff']:14.2e}")
 # attribution: the worst cells, the (BLACS routine, scope, top) rows of the largest ours - reference
 L.append("")
