@@ -251,6 +251,49 @@ static size_t probe_count(bi_ctx *c, int src, int tag, MPI_Datatype el, size_t b
     return k > 0 ? (size_t)k : 0;
 }
 
+/* ---- short messages straight from A --------------------------------------
+ * A short contiguous message is sent from A with MPI_Send: no buffer, no
+ * copy of ours, no poll.  MPI sends a message that short eagerly -- it
+ * copies it out of A itself, into the receiver's queue or its own --, so
+ * MPI_Send returns without the matching receive: the most it waits for is
+ * the receiver's process making progress in any MPI call (to drain a full
+ * queue), which every BLACS call that waits does.  So the send stays
+ * locally blocking, and a valid program that sends before it receives
+ * cannot hang on it.  Not to oneself: MPICH completes a send to its own
+ * process only when the receive is posted, whatever the length.  The bound
+ * is BLACS_EAGER_DIRECT bytes (4000; 0: every
+ * message through a buffer), below the eager limits of the MPI libraries
+ * this library is tested with (Open MPI's shared memory: 4 KiB with its
+ * header; MPICH/UCX and TCP: 8 KiB and more).  An MPI library that sends
+ * messages this short by rendezvous needs BLACS_EAGER_DIRECT=0 (README).
+ * make bench, 2 ranks, MPICH: see the README's table. */
+static size_t eager_direct(void)
+{
+    static double v = -1;
+    if (v < 0) v = bi_env_number("BLACS_EAGER_DIRECT", 4000, 0, BI_DIRECT_MIN, 0);
+    return (size_t)v;
+}
+
+static void send_eager(bi_ctx *c, const void *A, size_t n, size_t nb, MPI_Datatype t, int dest,
+                       int tag, const char *routine)
+{
+#if defined(BI_FAULT) && BI_FAULT == 5
+    /* planted fault 5: a send that blocks until it is received */
+    BI_MPI_IN(MPI_Ssend(A, (int)n, t, dest, tag, c->comm), "MPI_Ssend", c->handle, routine);
+    (void)nb;
+#else
+    if (bi_g.debug >= 2 || bi_g.stats) { /* hang detection, waiting time */
+        MPI_Request r;
+        BI_MPI_IN(MPI_Isend(A, (int)n, t, dest, tag, c->comm, &r), "MPI_Isend", c->handle, routine);
+        bi_wait(&r, MPI_STATUS_IGNORE, 's', dest, tag, nb);
+        return;
+    }
+    /* no long-wait mark (watch.c): this waits for no receive, and the mark
+     * would be a tenth of the call's own work */
+    BI_MPI_IN(MPI_Send(A, (int)n, t, dest, tag, c->comm), "MPI_Send", c->handle, routine);
+#endif
+}
+
 /* The send's head (up to MPI_Isend) is on the critical path of every
  * exchange, so it does no polling (bi_buf_take; bi_buf_post polls after the
  * send is out) and no generic shape walk for the usual one-block case. */
@@ -278,6 +321,11 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     if (word != MPI_REQUEST_NULL && *last && contig && nb <= INT_MAX &&
         word_came(&word, nb)) {
         send_direct(c, A, n, nb, t, dest, tag, routine);
+        bi_poll();
+        return;
+    }
+    if (word == MPI_REQUEST_NULL && contig && nb <= eager_direct() && dest != c->iam) {
+        send_eager(c, A, n, nb, t, dest, tag, routine);
         bi_poll();
         return;
     }
