@@ -3,7 +3,7 @@
 # for make test (TESTING/tests.d/cluster.list); each prints
 # "N passed, M failed[, K skipped]"; "skipped: why" when namespaces cannot
 # be made here.
-#   job        small jobs across 2 hosts, 1 rank each (t_p2p, t_p2p_long), with the MPI
+#   job        small jobs across 2 hosts, 1 rank each (t_p2p, t_p2p_long, t_p2p_eager), with the MPI
 #              of this build (VARIANT or MPIEXEC naming Open MPI: ompi and
 #              build/ompi/tests; MPICH otherwise)
 #   interrupt  `cluster.sh with 2 sleep 100` in the background, stopped by
@@ -17,8 +17,10 @@ job)
   mpi=mpich
   [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
   bin=${BIN:-build/default/tests}
-  # t_p2p_long: the pieces of a peer on another node (SRC/p2p.c)
-  if $cs with 2 bash -c "$cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_long"; then echo "1 passed, 0 failed"
+  # t_p2p_long: the pieces of a peer on another node (SRC/p2p.c);
+  # t_p2p_eager: short messages from A (MPI_Send), 3000 each way over TCP
+  # before a receive
+  if $cs with 2 bash -c "$cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_long && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_eager"; then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
 interrupt)
   p=0 f=0
