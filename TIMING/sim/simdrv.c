@@ -18,7 +18,8 @@
  *                      gamma like ours, simops.c)
  *             p2p      one-way time rank 0 -> rank np-1 (half a ping-pong)
  *             blacsp2p the same with the library's own point-to-point
- *                      (Cdgesd2d/Cdgerv2d: a copy, pieces past 40 KB)
+ *                      (Cdgesd2d/Cdgerv2d: a copy; between simulated
+ *                      hosts messages whole up to 1 MB, SRC/p2p.c)
  *             refbcast the reference BLACS's '1' broadcast: the binomial
  *                      tree with blocking sends (MPI_Send), one child
  *                      after the other, furthest first
