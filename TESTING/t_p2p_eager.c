@@ -116,38 +116,40 @@ static void to_self(void)
              "to oneself: received %g %g %g %g %g %g", w[0], w[1], w[2], w[3], w[4], w[5]);
 }
 
-static void exchange(void)
+enum { K = 3000 }; /* messages each way */
+
+/* message k of this process to the peer (send) or of the peer to this one
+ * (received into a guarded matrix and checked: the bad elements and bytes) */
+static long exchange_one(int send, int k)
 {
-    enum { K = 3000 };
-    const int peer = 1 - me;
-    for (int k = 0; k < K; k++) { /* all sent before anything is received */
-        blacs_int m, n, lda;
-        int tr;
-        shape_of(me, k, &m, &n, &lda, &tr);
-        tu_tr t = {'U', 'N', m, n};
-        tu_mat a;
-        tu_mat_alloc(&a, sizeof(double), m, n, lda);
-        tu_mat_fill(&a, 'D', 1000 + me * K + k, tr ? tu_in_tr : NULL, &t);
+    const int peer = 1 - me, p = send ? me : peer, seed = 1000 + p * K + k;
+    blacs_int m, n, lda;
+    int tr;
+    long bad = 0;
+    shape_of(p, k, &m, &n, &lda, &tr);
+    tu_tr t = {'U', 'N', m, n};
+    tu_mat a;
+    tu_mat_alloc(&a, sizeof(double), m, n, lda);
+    if (send) {
+        tu_mat_fill(&a, 'D', seed, tr ? tu_in_tr : NULL, &t);
         if (tr) Cdtrsd2d(ctxt, "U", "N", m, n, a.a, lda, 0, peer);
         else Cdgesd2d(ctxt, m, n, a.a, lda, 0, peer);
         tu_mat_pad(&a, 0xEE); /* locally blocking: A is ours again */
-        tu_mat_free(&a);
+    } else {
+        tu_mat_pad(&a, 0x33);
+        if (tr) Cdtrrv2d(ctxt, "U", "N", m, n, a.a, lda, 0, peer);
+        else Cdgerv2d(ctxt, m, n, a.a, lda, 0, peer);
+        bad = tu_mat_check(&a, 'D', seed, tr ? tu_in_tr : NULL, &t, 0x33, "exchanged");
     }
+    tu_mat_free(&a);
+    return bad;
+}
+
+static void exchange(void)
+{
     long bad = 0;
-    for (int k = 0; k < K; k++) {
-        blacs_int m, n, lda;
-        int tr;
-        shape_of(peer, k, &m, &n, &lda, &tr);
-        tu_tr t = {'U', 'N', m, n};
-        tu_mat b;
-        tu_mat_alloc(&b, sizeof(double), m, n, lda);
-        tu_mat_pad(&b, 0x33);
-        if (tr) Cdtrrv2d(ctxt, "U", "N", m, n, b.a, lda, 0, peer);
-        else Cdgerv2d(ctxt, m, n, b.a, lda, 0, peer);
-        bad += tu_mat_check(&b, 'D', 1000 + peer * K + k, tr ? tu_in_tr : NULL, &t, 0x33,
-                            "exchanged");
-        tu_mat_free(&b);
-    }
+    for (int k = 0; k < K; k++) exchange_one(1, k); /* all sent before anything is received */
+    for (int k = 0; k < K; k++) bad += exchange_one(0, k);
     TU_CHECK(bad == 0, "%ld bad elements or guard bytes in %d exchanged messages", bad, K);
 }
 
