@@ -266,17 +266,25 @@ static size_t probe_count(bi_ctx *c, int src, int tag, MPI_Datatype el, size_t b
  * locally blocking, and a valid program that sends before it receives
  * cannot hang on it.  Not to oneself: MPICH completes a send to its own
  * process only when the receive is posted, whatever the length.  The bound
- * is BLACS_EAGER_DIRECT bytes (4000; 0: every
- * message through a buffer), below the eager limits of the MPI libraries
- * this library is tested with (Open MPI's shared memory: 4 KiB with its
- * header; MPICH/UCX and TCP: 8 KiB and more).  An MPI library that sends
- * messages this short by rendezvous needs BLACS_EAGER_DIRECT=0 (README).
- * make bench, 2 ranks, MPICH: see the README's table. */
+ * is BLACS_EAGER_DIRECT bytes (1024; 0: every message through a buffer),
+ * well below the eager limits of the MPI libraries this library is tested
+ * with (Open MPI's shared memory: 4 KiB with its header; MPICH/UCX and
+ * TCP: 8 KiB and more), since an MPI configured to send messages this
+ * short by rendezvous (a low UCX_RNDV_THRESH, an eager limit set to 0)
+ * would make two processes that send to each other first hang; such an MPI
+ * needs BLACS_EAGER_DIRECT=0 (README).  Never in SimGrid's SMPI, whose
+ * MPI_Send is synchronous at every size in bench-scalapack's configuration
+ * (smpi/send-is-detached-thresh:0, which models the reference's blocking
+ * sends): PDSYTRD hung there.  make bench, 2 ranks, MPICH: see the README. */
 static size_t eager_direct(void)
 {
+#ifdef SMPI_H
+    return 0;
+#else
     static double v = -1;
-    if (v < 0) v = bi_env_number("BLACS_EAGER_DIRECT", 4000, 0, BI_DIRECT_MIN, 0);
+    if (v < 0) v = bi_env_number("BLACS_EAGER_DIRECT", 1024, 0, BI_DIRECT_MIN, 0);
     return (size_t)v;
+#endif
 }
 
 static void send_eager(bi_ctx *c, const void *A, size_t n, size_t nb, MPI_Datatype t, int dest,

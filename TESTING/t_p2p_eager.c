@@ -16,7 +16,7 @@
  *     each send returns; then every message is received into a guarded
  *     matrix and checked.
  *   t_p2p_eager [bound]   bound: the BLACS_EAGER_DIRECT the run has (the
- *                         documented default, 4000, when absent)
+ *                         documented default, 1024, when absent)
  */
 #include "tutil.h"
 
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
         Cblacs_exit(0);
         return 2;
     }
-    bound = argc > 1 ? atol(argv[1]) : 4000;
+    bound = argc > 1 ? atol(argv[1]) : 1024;
     Cblacs_get(-1, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, 2);
     long most = bound / 8; /* doubles that fit the bound */
