@@ -172,9 +172,8 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
  * Words.  The receiver tells it with a word: a message of no bytes on an ID
  * of the sender's own subrange (msgid.c), which none of the receiver's
  * messages to the sender carries.  A word goes with message k of a pair
- * exactly when message k-1 of the pair was long (DIRECT_MIN bytes or more,
- * and not exactly one first piece of the pair's schedule): both ends know
- * that (a receive that could hold that much counts what came), so
+ * exactly when message k-1 of the pair was long (more than the first piece
+ * of the pair's schedule and DIRECT_MIN bytes): both ends know that, so
  * the sender knows which of its messages have a word coming, and takes
  * every one -- none is ever left unmatched.  A receive from a named source
  * sends its word first, before it waits; a wildcard receive sends it once
@@ -182,12 +181,8 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
  * sender of such a message posts the receive of its word; for a long,
  * contiguous message it looks for the word at most what the copy would
  * cost (T_m, BLACS_MEMCPY_BETA; BLACS_SOURCE_WAIT in all), and with it in,
- * sends A as it lies in one MPI message and waits for it.  A message
- * longer than a first piece the receiver, probing, tells from a first
- * piece by its length; a shorter one (a peer on another node gets messages
- * up to 1 MB whole) is the same one MPI message either way; one of exactly
- * a first piece would look like a first piece, so it is never long.
- * Otherwise it copies
+ * sends A as it lies in one MPI message (the receiver, probing, tells it
+ * from a first piece by its length) and waits for it.  Otherwise it copies
  * as always, and the word's receive goes on the copy's buffer queue
  * (buffer.c): FREEBUFF never waits for one, EXIT gives them a moment, then
  * cancels them.  No words where the pair shares a subrange (a narrow ID
@@ -200,7 +195,7 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
 /* is a message of n elements of size es to or from peer long? */
 static int long_msg(size_t n, size_t es, int net)
 {
-    return n * es >= DIRECT_MIN && n != piece_elems(0, es, net);
+    return n > piece_elems(0, es, net) && n * es >= DIRECT_MIN;
 }
 
 /* does the next message of the pair (me, peer) have a word?  last: the
@@ -457,9 +452,7 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
      * piece 0 on, the later pieces' way: piece 0's count is then one of
      * elements (recv_piece). */
     size_t p0 = piece_elems(0, es, net), got, total = 0;
-    /* a receive that could hold a long message counts what came (long_msg) */
-    const int count0 = n >= p0 || n * es >= DIRECT_MIN;
-    const int inplace = contig || (bi_bcast_mpi_inplace() && !count0);
+    const int inplace = contig || (bi_bcast_mpi_inplace() && n < p0);
     bi_buf *scratch = NULL;
     walk w;
     size_t whole = probe && n > p0 ? probe_count(c, src, tag, el, n * es, routine) : 0;
@@ -477,7 +470,7 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
         walk_start(&w, s, A, 0);
         got = recv_piece(c, s, scratch->data, n < p0 ? n : p0, el, src, tag, 1, routine);
         walk_copy(&w, scratch->data, got, 0);
-    } else if (contig) got = recv_piece(c, s, A, n < p0 ? n : p0, el, src, tag, count0, routine);
+    } else if (contig) got = recv_piece(c, s, A, n < p0 ? n : p0, el, src, tag, n >= p0, routine);
     else got = recv_piece(c, s, A, 1, bi_shape_mpitype_cached(s), src, tag, 0, routine);
     if (whole <= p0) total = got;
     if (whole <= p0 && got == p0) { /* a full first piece: a long message, more pieces follow */
@@ -495,8 +488,8 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
         total = e;
     }
     bi_buf_release(scratch);
-    /* a message into a receive too small for a long one is not counted
-     * (count0): short it is, as its sender knows */
+    /* a message that fits in the first piece is not counted (recv_piece):
+     * short it is, as its sender knows */
     c->lastlong[src] = (unsigned char)long_msg(total, es, net);
     if (said != MPI_REQUEST_NULL) bi_wait(&said, MPI_STATUS_IGNORE, 's', src, -1, 0);
     c->lastsrc = src;
