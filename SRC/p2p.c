@@ -291,9 +291,7 @@ static void send_eager(bi_ctx *c, const void *A, size_t n, size_t nb, MPI_Dataty
     (void)nb;
 #else
     if (bi_g.debug >= 2 || bi_g.stats) { /* hang detection, waiting time */
-        MPI_Request r;
-        BI_MPI_IN(MPI_Isend(A, (int)n, t, dest, tag, c->comm, &r), "MPI_Isend", c->handle, routine);
-        bi_wait(&r, MPI_STATUS_IGNORE, 's', dest, tag, nb);
+        send_direct(c, A, n, nb, t, dest, tag, routine);
         return;
     }
     /* no long-wait mark (watch.c): this waits for no receive, and the mark
