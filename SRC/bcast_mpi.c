@@ -25,12 +25,52 @@
 #include <string.h>
 #include "topo_algs.h"
 
-/* a receiver's part of one of the source's MPI_Ibcast */
+/* The mark (plan.mark, plan.c).  Short broadcasts (1 to BI_BCAST_SHORT
+ * bytes) are the binomial tree, each process deciding from its own element
+ * count; so a process that disagrees on the count across that bound would
+ * wait in the tree for a message that never comes, or in MPI_Ibcast for a
+ * source that never posts it.  So every longer (or empty) ' ' broadcast
+ * also sends a message of no bytes down the same binomial tree, on its
+ * message ID, before MPI's broadcast: a process that took the tree then
+ * gets "0 items arrived where N were expected" (an empty broadcast is
+ * never short: it takes the mark like the long ones), and one that waits
+ * for the mark gets a short broadcast's data, "message truncated".  Either way the BLACS count error, not a hang.
+ * The mark costs the tree's latency, beside MPI's broadcast (a receiver
+ * posts MPI_Ibcast first).  The source's sends of it are posted together
+ * (no bytes: all latency) and returned in *out for its buffer queue;
+ * every other process waits for its own, inside its globally-blocking
+ * broadcast/receive. */
+static void mark_tree(const bi_coll *c, bi_reqs *out)
+{
+    if (!c->plan.mark) return;
+    bi_coll h = *c;
+    char none = 0;
+    h.buf = &none;
+    h.count = 0;
+    h.isize = 1;
+    h.dt = MPI_BYTE;
+    h.shape = NULL;
+    h.owner = NULL;
+    h.reqs = (bi_reqs){0};
+    h.plan.ord_cap = 0;
+    h.plan.top = '1'; /* traced as the tree it goes down, with its 0 bytes */
+    bi_bcast_tree_from(&h, c->root, 2, c->tag);
+    if (out && c->me == c->root) {
+        *out = h.reqs;
+        return;
+    }
+    bi_waitall(&h);
+    bi_reqs_free(&h.reqs);
+}
+
+/* a receiver's part of one of the source's MPI_Ibcast (the mark too with
+ * mark set: between posting the broadcast and waiting for it) */
 static void recv_part(const bi_coll *c, MPI_Comm comm, void *p, int n, MPI_Datatype dt,
-                      size_t bytes)
+                      size_t bytes, int mark)
 {
     MPI_Request r;
     BI_MPI(MPI_Ibcast(p, n, dt, c->root, comm, &r), "MPI_Ibcast");
+    if (mark) mark_tree(c, NULL);
     bi_wait(&r, MPI_STATUS_IGNORE, 'c', -1, -1, bytes);
 }
 
@@ -101,7 +141,8 @@ static void recv_counted(const bi_coll *c, MPI_Comm comm)
     if (nb <= BI_CNT_HDR_MAX) {
         bi_buf *w = bi_buf_scratch(BI_CNT_HDR + nb);
         char *d = w->data + BI_CNT_HDR;
-        recv_part(c, comm, w->data, (int)(BI_CNT_HDR + nb), MPI_BYTE, BI_CNT_HDR + nb);
+        recv_part(c, comm, w->data, (int)(BI_CNT_HDR + nb), MPI_BYTE, BI_CNT_HDR + nb,
+                  c->plan.mark);
         memcpy(h, w->data, BI_CNT_HDR);
         check_header(c, h);
         if (c->shape) bi_unpack(c->shape, d, c->buf);
@@ -109,10 +150,10 @@ static void recv_counted(const bi_coll *c, MPI_Comm comm)
         bi_buf_release(w);
         return;
     }
-    recv_part(c, comm, h, 2, MPI_INT64_T, BI_CNT_HDR);
+    recv_part(c, comm, h, 2, MPI_INT64_T, BI_CNT_HDR, c->plan.mark);
     check_header(c, h);
     bi_mpicount k = data_of(c);
-    recv_part(c, comm, c->buf, k.n, k.dt, nb);
+    recv_part(c, comm, c->buf, k.n, k.dt, nb, 0);
     bi_mpicount_free(&k);
 }
 #endif
@@ -170,7 +211,7 @@ static int send_direct(bi_coll *c, MPI_Comm comm, MPI_Request **rdy)
 /* The source: A (c->buf, c->shape when not contiguous: bcast.c hands it
  * over as it lies) copied once into a BLACS buffer, the header in front
  * where there is one, every broadcast posted from there */
-static void send_copy(bi_coll *c, MPI_Comm comm, MPI_Request *rdy)
+static void send_copy(bi_coll *c, MPI_Comm comm, MPI_Request *rdy, bi_reqs *mark)
 {
     const size_t nb = c->count * c->isize;
     bi_buf *w = bi_buf_get(HDR + (nb ? nb : 1));
@@ -178,6 +219,8 @@ static void send_copy(bi_coll *c, MPI_Comm comm, MPI_Request *rdy)
         for (int i = 0; i < c->np - 1; i++) *bi_buf_req(w, -1) = rdy[i];
         free(rdy);
     }
+    for (int i = 0; i < mark->n; i++) *bi_buf_req(w, -1) = mark->r[i];
+    mark->n = 0;
     char *d = w->data + HDR;
     if (c->shape) bi_pack(c->shape, c->buf, d);
     else if (nb) memcpy(d, c->buf, nb);
@@ -221,8 +264,16 @@ void bi_bcast_mpi(bi_coll *c)
     }
     if (c->me == c->root) {
         MPI_Request *rdy = NULL;
-        if (c->plan.direct && send_direct(c, comm, &rdy)) return;
-        send_copy(c, comm, rdy);
+        bi_reqs mark = {0};
+        mark_tree(c, &mark);
+        if (c->plan.direct && send_direct(c, comm, &rdy)) {
+            bi_coll h = *c; /* every receiver is there: the mark is through */
+            h.reqs = mark;
+            bi_waitall(&h);
+        } else {
+            send_copy(c, comm, rdy, &mark);
+        }
+        bi_reqs_free(&mark);
         return;
     }
 #if !BI_MPI_CHECKS_BCAST
@@ -230,7 +281,7 @@ void bi_bcast_mpi(bi_coll *c)
 #else
     if (!c->count) {
         char token = 0;
-        recv_part(c, comm, &token, 1, MPI_BYTE, 1);
+        recv_part(c, comm, &token, 1, MPI_BYTE, 1, c->plan.mark);
         return;
     }
     MPI_Request said = MPI_REQUEST_NULL;
@@ -239,7 +290,7 @@ void bi_bcast_mpi(bi_coll *c)
                          &said),
                "MPI_Isend");
     bi_mpicount k = data_of(c);
-    recv_part(c, comm, c->buf, k.n, k.dt, c->count * c->isize);
+    recv_part(c, comm, c->buf, k.n, k.dt, c->count * c->isize, c->plan.mark);
     bi_mpicount_free(&k);
     /* the source takes every word, in this broadcast or on its buffer's queue */
     bi_wait(&said, MPI_STATUS_IGNORE, 's', bi_scope_commrank(c->sc, c->root), c->tag, 0);

@@ -337,6 +337,13 @@ typedef struct {
      * wait for them, what copying A would cost */
     int direct;
     double ready_wait;
+    /* TOP ' ' of more than BI_BCAST_SHORT bytes (or none) where short ones
+     * are the tree: a message of no bytes goes down the binomial tree on the
+     * plan's message ID beside MPI's broadcast, so that processes that
+     * disagree on the length -- one taking the tree, another MPI's
+     * broadcast -- get the count error instead of waiting forever
+     * (bcast_mpi.c) */
+    int mark;
 } bi_plan;
 /* where MPI checks a broadcast's count itself and a copy costs real time
  * (MPICH; not SimGrid's SMPI): the ' ' broadcasts of BI_DIRECT_MIN bytes or
@@ -347,6 +354,14 @@ typedef struct {
 #define BI_BCAST_DIRECT 0
 #endif
 #define BI_DIRECT_MIN 65536.0
+/* TOP ' ' broadcasts of 1 to BI_BCAST_SHORT bytes in a scope with MPI
+ * collectives run the binomial tree '1' (plan.c); 0: never (SimGrid's SMPI,
+ * whose ScaLAPACK figures (README) were measured with MPI's broadcast) */
+#ifndef SMPI_H
+#define BI_BCAST_SHORT 12288.0
+#else
+#define BI_BCAST_SHORT 0.0
+#endif
 
 struct bi_coll {
     bi_scope *sc;

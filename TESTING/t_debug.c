@@ -93,13 +93,15 @@ static void slow(blacs_int ctxt, blacs_int c, const char *what)
     } else if (!strcmp(what, "bcast")) {
         if (c == 0) Cdgebs2d(ctxt, "All", " ", 2, 2, a, 2);
         else Cdgebr2d(ctxt, "All", " ", 2, 2, a, 2, 0, 0);
-        /* at BLACS_DEBUG=3 the receiver first waits for the source's
-         * cross-check description, a message of its own (SRC/debug.c) */
+        /* a short ' ' broadcast is the binomial tree (SRC/plan.c); at
+         * BLACS_DEBUG=3 the receiver first waits for the source's
+         * cross-check description, a message of its own (SRC/debug.c):
+         * either way a message from the source */
         const char *d = getenv("BLACS_DEBUG");
         snprintf(want, sizeof want, "in Cdgebr2d (broadcast receive, context %ld, scope 'a', "
-                 "topology ' ', 4 elements, source {0,0}) waiting for %s", (long)ctxt,
-                 d && atoi(d) >= 3 ? "a message from rank 0 of the grid"
-                                   : "the other processes of the scope in an MPI collective");
+                 "topology ' ', %s4 elements, source {0,0}) waiting for a message "
+                 "from rank 0 of the grid", (long)ctxt,
+                 d && atoi(d) >= 3 ? "" : "running '1', ");
     } else {
         if (c == 1)
             for (int i = 0; i < 4; i++) a[i] = 10 * (i + 1);

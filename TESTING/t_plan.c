@@ -106,11 +106,24 @@ int main(int argc, char **argv)
     p = bi_bcast_plan(&in, m);
     TU_CHECK(p.run == bi_bcast_scatcol && p.top == 'C', "'C' long: top '%c'", p.top);
 
-    /* ' ': MPI's collective, no ID; without collectives of its own the tree */
+    /* ' ': short (1 to 12 KB) the tree; longer, or empty, MPI's collective
+     * with its mark on one ID; without collectives of its own the tree */
     in = call(' ', 4, 100, 8, 0);
     p = bi_bcast_plan(&in, m);
-    TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.ntags == 0, "' ': mpi %d ntags %d", p.mpi,
-             p.ntags);
+    TU_CHECK(p.run == bi_bcast_tree && !p.mpi && p.top == '1' && p.ntags == 1 && !p.mark,
+             "' ' short: top '%c' mpi %d ntags %d", p.top, p.mpi, p.ntags);
+    in = call(' ', 4, 1536, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_tree && p.top == '1', "' ' of 12 KB: top '%c'", p.top);
+    in = call(' ', 4, 1537, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.mark && p.ntags == 1,
+             "' ' long: mpi %d mark %d ntags %d", p.mpi, p.mark, p.ntags);
+    in = call(' ', 4, 0, 8, 0);
+    p = bi_bcast_plan(&in, m);
+    TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.mark && p.ntags == 1,
+             "' ' empty: mpi %d mark %d ntags %d", p.mpi, p.mark, p.ntags);
+    in = call(' ', 4, 100, 8, 0);
     in.has_coll = 0;
     p = bi_bcast_plan(&in, m);
     TU_CHECK(p.run == bi_bcast_tree && !p.mpi && p.top == '1' && p.ntags == 1,
