@@ -58,19 +58,31 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
      * to it as it lies).  The algorithm that runs decides, not the letter:
      * a ' ' that the plan made the tree (a whole-grid row or column) is
      * a BLACS topology like '1'. */
+    /* a long broadcast of the library's own letters goes straight from A
+     * when every receiver has said it is there (plan.direct, transport.c):
+     * the sends are then waited for (bi_coll_finish, no owner) */
+    const int words = c.plan.direct && !c.plan.mpi;
+    MPI_Request said = MPI_REQUEST_NULL, *rest = NULL;
+    if (words && !sender) said = bi_word_say(&c);
     if (contig && !sender) {
         c.buf = A;  /* straight into user memory */
     } else if (c.plan.mpi && (sender || bi_bcast_mpi_inplace())) {
         c.buf = A;  /* a receiver's shape moved by MPI through its datatype */
         c.shape = contig ? NULL : s;
+    } else if (words && sender && bi_words_in(&c, contig ? c.plan.ready_wait : 0, &rest) &&
+               contig) {
+        c.buf = A;  /* the source, its receivers all there */
     } else {
         b = bi_buf_get(c.count * c.isize);
         if (sender) bi_pack(s, A, b->data);
         c.buf = b->data;
         c.owner = b;
+        bi_words_queue(&c, b, rest); /* words still to come (none if all came) */
     }
     c.plan.run(&c);
     if (b && !sender) bi_unpack(s, b->data, A);
+    if (said != MPI_REQUEST_NULL)
+        bi_wait(&said, MPI_STATUS_IGNORE, 's', bi_scope_commrank(sc, root), c.tag, 0);
 #if defined(BI_FAULT) && BI_FAULT == 3
     /* planted fault 3 (TESTING/planted_faults.sh): one element past A */
     if (!sender && c.count)

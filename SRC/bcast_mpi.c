@@ -175,31 +175,13 @@ static void recv_counted(const bi_coll *c, MPI_Comm comm)
  * queue.  Both sides decide from the element count alone, which they
  * share.  Only where MPI checks the broadcast's count itself (MPICH):
  * elsewhere the count travels first (above); and not in SMPI, where a
- * copy costs no simulated time and the words would only add latency. */
-static MPI_Comm word_comm(const bi_coll *c) { return c->sc->ctx->comm; }
-
-/* the source: 1 if it sent from A; else 0 and *rdy the words to come
+ * copy costs no simulated time and the words would only add latency.
+ * The words are transport.c's, as for the other letters (bcast.c).
+ * send_direct: 1 if it sent from A; else 0 and *rdy the words to come
  * (c->np - 1 requests, some of them done) */
 static int send_direct(bi_coll *c, MPI_Comm comm, MPI_Request **rdy)
 {
-    const int n = c->np - 1;
-    MPI_Request *r = bi_alloc(NULL, (size_t)n * sizeof *r, NULL, "MPI requests");
-    for (int i = 0, k = 0; k < c->np; k++)
-        if (k != c->root)
-            BI_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, bi_scope_commrank(c->sc, k), c->tag, word_comm(c),
-                             &r[i++]),
-                   "MPI_Irecv");
-    double left = c->plan.ready_wait, w;
-    int all = 1;
-    for (int i = 0; i < n && all; i++) {
-        all = bi_wait_bounded(&r[i], left > 0 ? left : 0, &w);
-        left -= w;
-    }
-    if (!all) {
-        *rdy = r;
-        return 0;
-    }
-    free(r);
+    if (!bi_words_in(c, c->plan.ready_wait, rdy)) return 0;
     MPI_Request b;
     bi_mpicount k = data_of(c);
     BI_MPI(MPI_Ibcast(c->buf, k.n, k.dt, c->root, comm, &b), "MPI_Ibcast");
@@ -215,10 +197,7 @@ static void send_copy(bi_coll *c, MPI_Comm comm, MPI_Request *rdy, bi_reqs *mark
 {
     const size_t nb = c->count * c->isize;
     bi_buf *w = bi_buf_get(HDR + (nb ? nb : 1));
-    if (rdy) { /* receivers' words still to come (send_direct) */
-        for (int i = 0; i < c->np - 1; i++) *bi_buf_req(w, -1) = rdy[i];
-        free(rdy);
-    }
+    bi_words_queue(c, w, rdy); /* receivers' words still to come (send_direct) */
     for (int i = 0; i < mark->n; i++) *bi_buf_req(w, -1) = mark->r[i];
     mark->n = 0;
     char *d = w->data + HDR;
@@ -285,10 +264,7 @@ void bi_bcast_mpi(bi_coll *c)
         return;
     }
     MPI_Request said = MPI_REQUEST_NULL;
-    if (c->plan.direct) /* "here" (send_direct) */
-        BI_MPI(MPI_Isend(NULL, 0, MPI_BYTE, bi_scope_commrank(c->sc, c->root), c->tag, word_comm(c),
-                         &said),
-               "MPI_Isend");
+    if (c->plan.direct) said = bi_word_say(c); /* "here" (send_direct) */
     bi_mpicount k = data_of(c);
     recv_part(c, comm, c->buf, k.n, k.dt, c->count * c->isize, c->plan.mark);
     bi_mpicount_free(&k);

@@ -353,6 +353,14 @@ typedef struct {
 #else
 #define BI_BCAST_DIRECT 0
 #endif
+/* where a copy costs real time (not SimGrid's SMPI): the broadcasts of the
+ * library's own topologies of BI_DIRECT_MIN bytes or more are plan.direct
+ * (bcast.c; their receivers check every message's count themselves) */
+#ifndef SMPI_H
+#define BI_TOPO_DIRECT 1
+#else
+#define BI_TOPO_DIRECT 0
+#endif
 #define BI_DIRECT_MIN 65536.0
 /* TOP ' ' broadcasts of 1 to BI_BCAST_SHORT bytes in a scope with MPI
  * collectives run the binomial tree '1' (plan.c); 0: never.  Never in
@@ -417,6 +425,14 @@ void bi_reqs_free(bi_reqs *r);
  * it onto the active queue (the call returns at once: locally blocking);
  * sends posted from user memory are waited for.  Frees c->reqs. */
 void bi_coll_finish(bi_coll *c);
+/* receivers' words for a long broadcast from A (plan.direct, transport.c):
+ * a receiver's "here" to the source (wait for it once received); the
+ * source's wait for all of them, at most limit seconds: 1 if all came,
+ * else 0 and *rest the c->np - 1 requests, which bi_words_queue puts on
+ * buffer w's queue (and frees) */
+MPI_Request bi_word_say(const bi_coll *c);
+int bi_words_in(const bi_coll *c, double limit, MPI_Request **rest);
+void bi_words_queue(const bi_coll *c, bi_buf *w, MPI_Request *rest);
 /* one MPI reduction on the scope communicator comm, sbuf -> rbuf (rbuf ==
  * sbuf: in place, leave-on-all only; leave-on-one to c->root); waits as
  * bi_wait does at BLACS_DEBUG=2 or with statistics */

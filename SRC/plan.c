@@ -42,9 +42,10 @@
  *     one at a time, and for a broadcast how long its source may wait for
  *     each send before posting the next (8 T_c of the send + 20 us) and in
  *     all (BLACS_SOURCE_WAIT): the source's order, transport.c; and
- *     whether a ' ' source may send straight from A when its receivers say
- *     they are there (long vectors, under MPICH), on one message ID, and
- *     how long it waits for them (what copying A costs, T_m; bcast_mpi.c).
+ *     whether a source may send straight from A when its receivers say
+ *     they are there (long vectors; ' ' under MPICH, on one message ID; the
+ *     library's own letters on their first ID; not in SMPI), and how long
+ *     it waits for them (what copying A costs, T_m; transport.c).
  * plan.top is the letter of what runs in the end, for broadcasts and
  * combines alike: message traces (BLACS_TRACE) and hang and long-wait
  * reports name it beside the letter the program passed.
@@ -100,9 +101,10 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
          * tree, '1' at 100 doubles, 4.35 one-way times unordered, 4.00 in
          * order */
         if (bi_posted_together(m, bytes)) p->ord_cap = 0;
-        if (BI_BCAST_DIRECT && p->mpi && in->np > 1 && bytes >= BI_DIRECT_MIN) {
+        if (in->np > 1 && bytes >= BI_DIRECT_MIN &&
+            (p->mpi ? BI_BCAST_DIRECT : BI_TOPO_DIRECT)) {
             p->direct = 1;
-            p->ntags = 1; /* the receivers' words */
+            if (p->mpi) p->ntags = 1; /* the receivers' words (the letters' go on their first ID) */
             p->ready_wait = 1e-6 * m->tm.b * bytes;
             if (p->ready_wait > p->ord_cap) p->ready_wait = p->ord_cap;
         }

@@ -265,6 +265,57 @@ void bi_coll_finish(bi_coll *c)
     bi_reqs_free(&c->reqs);
 }
 
+/* ---- receivers' words (plan.direct): a long broadcast from A ----------
+ * Copying a long vector costs a source about what MPI's own transfer costs
+ * on shared memory, so where the plan says direct (plan.c) every receiver
+ * first tells the source it is there: a message of no bytes on the
+ * broadcast's first message ID, on the private communicator.  A source
+ * never receives in any broadcast, so nothing else meets it there.  With
+ * every word in, every receiver is inside its globally-blocking
+ * broadcast/receive, and the source may send straight from A and wait for
+ * its sends: no program can make that wait a hang.  The source waits for
+ * the words at most what copying A would cost (plan.ready_wait); without
+ * them it copies as before and the words still to come stay on the copy's
+ * request queue (buffer.c), so every word is taken. */
+MPI_Request bi_word_say(const bi_coll *c)
+{
+    MPI_Request r;
+    BI_MPI(MPI_Isend(NULL, 0, MPI_BYTE, bi_scope_commrank(c->sc, c->root), c->tag,
+                     c->sc->ctx->comm, &r),
+           "MPI_Isend");
+    return r;
+}
+
+int bi_words_in(const bi_coll *c, double limit, MPI_Request **rest)
+{
+    const int n = c->np - 1;
+    MPI_Request *r = bi_alloc(NULL, (size_t)n * sizeof *r, NULL, "MPI requests");
+    for (int i = 0, k = 0; k < c->np; k++)
+        if (k != c->root)
+            BI_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, bi_scope_commrank(c->sc, k), c->tag,
+                             c->sc->ctx->comm, &r[i++]),
+                   "MPI_Irecv");
+    double w;
+    int all = 1;
+    for (int i = 0; i < n && all; i++) {
+        all = bi_wait_bounded(&r[i], limit > 0 ? limit : 0, &w);
+        limit -= w;
+    }
+    if (all) {
+        free(r);
+        return 1;
+    }
+    *rest = r;
+    return 0;
+}
+
+void bi_words_queue(const bi_coll *c, bi_buf *w, MPI_Request *rest)
+{
+    if (!rest) return;
+    for (int i = 0; i < c->np - 1; i++) *bi_buf_req(w, -1) = rest[i];
+    free(rest);
+}
+
 /* ---- MPI reductions on the scope communicator (TOP ' ' combines) ---- */
 /* one reduction, sbuf -> rbuf (rbuf == sbuf: in place, leave-on-all only);
  * non-blocking at BLACS_DEBUG=2 or with statistics, so that a hang is
