@@ -34,8 +34,9 @@
  * message ID, before MPI's broadcast: a process that took the tree then
  * gets "0 items arrived where N were expected" (an empty broadcast is
  * never short: it takes the mark like the long ones), and one that waits
- * for the mark gets a short broadcast's data, "message truncated".  Either way the BLACS count error, not a hang.
- * The mark costs the tree's latency, beside MPI's broadcast (a receiver
+ * for the mark gets a short broadcast's data, "message truncated".  Either
+ * way the BLACS count error, not a hang.  The mark costs the tree's
+ * latency, beside MPI's broadcast (a receiver
  * posts MPI_Ibcast first).  The source's sends of it are posted together
  * (no bytes: all latency) and returned in *out for its buffer queue;
  * every other process waits for its own, inside its globally-blocking
