@@ -14,7 +14,7 @@
  *   algorithms     bcast_*.c, comb_*.c                          (topo_algs.h, comb.h)
  *   core           debug.c, context.c, stats.c, check.c, transport.c, wait.c,
  *                  msgid.c, buffer.c, ops.c, optype.c, shape.c, typekeep.c,
- *                  count.c, watch.c                             (core.h)
+ *                  count.c, watch.c, progress.c                 (core.h)
  *   models         model_bcast.c, model_comb.c, machine.c       (model.h)
  *   ground         error.c, env.c, global.c, atexit.c           (base.h)
  */

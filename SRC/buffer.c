@@ -16,10 +16,40 @@
  * then stop with an error naming the routine and how many sends are
  * outstanding to whom; at once when no wait can make room.
  */
+#define _GNU_SOURCE /* PTHREAD_MUTEX_RECURSIVE */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "core.h"
+
+/* ---- sharing with the progress thread (progress.c) --------------------
+ * While the progress thread runs, every function of this file that the
+ * main thread calls holds mu, and the thread tests the active buffers
+ * (bi_buf_progress) only when it gets mu at once: so the queue is never
+ * touched by both, and the thread never makes the main thread wait long
+ * (it holds mu for a bounded number of MPI tests).  Recursive: the error
+ * paths that stop the job run cleanups that come back here.  Without the
+ * thread (shared 0) nothing locks.  armed says that sends posted from the
+ * active buffers may not be complete, so the thread has work: set by
+ * bi_buf_post, cleared by the thread when it finds the queue empty; both
+ * under mu, so no post is ever missed. */
+static int shared;
+static pthread_mutex_t mu;
+static pthread_cond_t wake;
+static int armed, sleeping, stopping;
+static unsigned posts;
+
+static inline void lock(void)
+{
+    if (shared) pthread_mutex_lock(&mu);
+}
+
+static inline void unlock(void)
+{
+    if (shared) pthread_mutex_unlock(&mu);
+}
 
 #define NREADY 4
 static bi_buf *ready[NREADY], *head, *tail, *cursor;
@@ -84,9 +114,18 @@ static bi_buf *ready_take(int k)
 
 /* a buffer nobody sends from any more: ready for reuse, unless NREADY
  * larger ones are kept already */
+static void release(bi_buf *b);
+
 void bi_buf_release(bi_buf *b)
 {
     if (!b) return;
+    lock();
+    release(b);
+    unlock();
+}
+
+static void release(bi_buf *b)
+{
     b->nreq = 0;
     /* a receive's scratch may have gone past the cap (bi_buf_scratch):
      * kept, it would let sends hold more than BLACS_BUFMAX */
@@ -219,7 +258,7 @@ static void poll_active(void)
         cursor = b->next;
         if (test_buf(b)) {
             unlink_active(b);
-            bi_buf_release(b);
+            release(b);
         }
         if (!cursor) break;
     }
@@ -241,7 +280,9 @@ static inline int poll_due(void)
 void bi_poll(void)
 {
     if (bi_g.debug >= 3) bi_check_poll();
+    lock();
     if (poll_due()) poll_active();
+    unlock();
 }
 
 int bi_buf_active_count(void) { return nactive; }
@@ -336,10 +377,19 @@ static bi_buf *take(size_t n, int polled)
 bi_buf *bi_buf_get(size_t n)
 {
     bi_poll();
-    return take(n, 1); /* the poll just ran: not again before allocating */
+    lock();
+    bi_buf *b = take(n, 1); /* the poll just ran: not again before allocating */
+    unlock();
+    return b;
 }
 
-bi_buf *bi_buf_take(size_t n) { return take(n, 0); }
+bi_buf *bi_buf_take(size_t n)
+{
+    lock();
+    bi_buf *b = take(n, 0);
+    unlock();
+    return b;
+}
 
 /* BLACS_BUFMAX caps what locally-blocking sends hold while their receivers
  * are away; a receive's scratch is held for the length of the call only,
@@ -347,15 +397,20 @@ bi_buf *bi_buf_take(size_t n) { return take(n, 0); }
  * a new one whatever the cap says (out of memory is still an error) */
 bi_buf *bi_buf_scratch(size_t n)
 {
+    lock();
     int k = ready_fit(n);
-    if (k >= 0) return ready_take(k);
-    if (nready == NREADY) free_buf(ready_take(ready_smallest()));
-    bi_buf *b = alloc_buf_capped(n, 0);
-    if (!b) {
-        free_ready(); /* the ready buffers are too small: their memory first */
+    bi_buf *b;
+    if (k >= 0) b = ready_take(k);
+    else {
+        if (nready == NREADY) free_buf(ready_take(ready_smallest()));
         b = alloc_buf_capped(n, 0);
+        if (!b) {
+            free_ready(); /* the ready buffers are too small: their memory first */
+            b = alloc_buf_capped(n, 0);
+        }
+        if (!b) out_of_space(n, 0, "malloc failed");
     }
-    if (!b) out_of_space(n, 0, "malloc failed");
+    unlock();
     return b;
 }
 
@@ -377,6 +432,7 @@ void bi_buf_post(bi_buf *b)
         bi_buf_release(b);
         return;
     }
+    lock();
     b->next = NULL;
     b->prev = tail;
     if (tail) tail->next = b;
@@ -384,11 +440,21 @@ void bi_buf_post(bi_buf *b)
     tail = b;
     nactive++;
     active_bytes += b->size;
-    bi_poll();
+    if (shared) {
+        posts++;
+        if (!armed) {
+            armed = 1;
+            if (sleeping) pthread_cond_signal(&wake);
+        }
+    }
+    if (bi_g.debug >= 3) bi_check_poll();
+    if (poll_due()) poll_active();
+    unlock();
 }
 
 void bi_buf_freeall(int wait, const char *routine)
 {
+    lock();
     if (wait && head) {
         while (head) {
             bi_buf *b = head;
@@ -411,4 +477,70 @@ void bi_buf_freeall(int wait, const char *routine)
     }
     free_ready();
     if (norphan) words_end(wait == 2);
+    unlock();
+}
+
+/* ---- the progress thread's side (progress.c) ---------------------------- */
+void bi_buf_share(int on)
+{
+    if (on && !shared) {
+        pthread_mutexattr_t a;
+        pthread_mutexattr_init(&a);
+        pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+        pthread_mutex_init(&mu, &a);
+        pthread_mutexattr_destroy(&a);
+        pthread_cond_init(&wake, NULL);
+        armed = head != NULL;
+        stopping = sleeping = 0;
+        shared = 1;
+    } else if (!on && shared) {
+        shared = 0;
+        pthread_cond_destroy(&wake);
+        pthread_mutex_destroy(&mu);
+    }
+}
+
+int bi_buf_progress(unsigned *nposts)
+{
+    if (pthread_mutex_trylock(&mu)) return -1;
+    *nposts = posts;
+    int budget = 64; /* a bounded hold of mu: the rest at the next turn */
+    while (head && budget-- > 0) {
+        bi_buf *b = cursor ? cursor : head;
+        cursor = b->next;
+        if (test_buf(b)) {
+            unlink_active(b);
+            release(b);
+        }
+    }
+    if (!head) armed = 0;
+    int left = armed;
+    pthread_mutex_unlock(&mu);
+    return left;
+}
+
+int bi_buf_progress_wait(double seconds)
+{
+    pthread_mutex_lock(&mu);
+    if (!armed && !stopping && seconds > 0) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        double ns = (double)t.tv_nsec + seconds * 1e9;
+        t.tv_sec += (time_t)(ns / 1e9);
+        t.tv_nsec = (long)(ns - 1e9 * (double)(time_t)(ns / 1e9));
+        sleeping = 1;
+        while (!armed && !stopping && pthread_cond_timedwait(&wake, &mu, &t) == 0) {}
+        sleeping = 0;
+    }
+    int r = stopping ? -1 : armed;
+    pthread_mutex_unlock(&mu);
+    return r;
+}
+
+void bi_buf_progress_stop(int stop)
+{
+    pthread_mutex_lock(&mu);
+    stopping = stop;
+    pthread_cond_signal(&wake);
+    pthread_mutex_unlock(&mu);
 }

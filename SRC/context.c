@@ -62,6 +62,7 @@ static int self_quiet; /* the attribute is being removed: no report */
 static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
 {
     (void)comm, (void)key, (void)val, (void)extra;
+    bi_progress_stop(); /* no MPI call of ours may run into MPI_Finalize */
     if (bi_g.initialized && !self_quiet) {
         bi_stats_report();
         bi_run_cleanups();
@@ -82,6 +83,7 @@ __attribute__((destructor)) static void self_unhook(void)
     int up = 0, down = 0;
     if (self_key == MPI_KEYVAL_INVALID || MPI_Initialized(&up) != MPI_SUCCESS || !up) return;
     if (MPI_Finalized(&down) != MPI_SUCCESS || down) return;
+    bi_progress_stop();
     if (bi_g.initialized) {
         bi_stats_report();
         bi_run_cleanups();
@@ -113,7 +115,12 @@ void bi_init(void)
     int up = 0;
     BI_MPI_IN(MPI_Initialized(&up), "MPI_Initialized", -1, "BLACS_PINFO");
     if (!up) {
-        BI_MPI_IN(MPI_Init(NULL, NULL), "MPI_Init", -1, "BLACS_PINFO");
+        /* MPI_THREAD_MULTIPLE for the progress thread (progress.c), unless
+         * BLACS_PROGRESS=0; MPI may give less, and then there is none */
+        int want = bi_env_number("BLACS_PROGRESS", 1, 0, 1, BI_ENV_INT) != 0 ? MPI_THREAD_MULTIPLE
+                                                                              : MPI_THREAD_SINGLE,
+            got = 0;
+        BI_MPI_IN(MPI_Init_thread(NULL, NULL, want, &got), "MPI_Init_thread", -1, "BLACS_PINFO");
         bi_g.we_init_mpi = 1;
     }
     /* on the user's MPI_COMM_WORLD, whose handler we never change: these
@@ -146,12 +153,23 @@ void bi_init(void)
         bi_g.node_key = h;
     }
     bi_g.wait_warn = bi_env_number("BLACS_WAIT_WARN", 300.0, 0, HUGE_VAL, 0);
+    /* short sends straight from A with MPI_Send are gone (p2p.c): they
+     * waited for a receiver outside MPI once MPI's queue to it was full */
+    const char *ed = getenv("BLACS_EAGER_DIRECT");
+    if (ed && bi_env_number("BLACS_EAGER_DIRECT", 0, 0, HUGE_VAL, 0) != 0)
+        bi_error(-1, -1, "BLACS_PINFO",
+                 "BLACS_PINFO: environment variable BLACS_EAGER_DIRECT='%s' is refused: a send "
+                 "straight from A with MPI_Send waits for its receiver's process to enter MPI "
+                 "once MPI's queue to it is full, so a valid program could hang (only 0 is "
+                 "accepted: every short message goes through a buffer)",
+                 ed);
     /* read now, not at the first strided TOP ' ' broadcast: a bad value is
      * reported at BLACS_PINFO whatever path the program takes (env.c) */
     (void)bi_bcast_mpi_inplace();
     bi_g.initialized = 1;
     at_finalize_hook();
     bi_watch_start(bi_g.wait_warn);
+    bi_progress_start();
 }
 
 bi_ctx *bi_ctx_find(Int h)

@@ -195,6 +195,13 @@ static inline void bi_watch_end(void)
 void bi_watch_start(double seconds); /* no thread if seconds <= 0 or under SMPI */
 void bi_watch_stop(void);            /* joins it; bi_watch_start may follow */
 
+/* ---- the progress thread (progress.c): moves the buffered sends while the
+ * program computes outside MPI; started by bi_init when MPI gives
+ * MPI_THREAD_MULTIPLE and BLACS_PROGRESS is not 0 (never under SMPI) */
+void bi_progress_start(void);
+void bi_progress_stop(void);         /* joins it; bi_progress_start may follow */
+int bi_progress_running(void);
+
 void bi_init(void);                          /* PINFO's work: MPI up, state ready */
 bi_ctx *bi_ctx_get(Int handle, const char *routine);   /* valid live context or error */
 bi_ctx *bi_ctx_find(Int handle);                        /* NULL if not a live context */
@@ -279,6 +286,17 @@ void bi_poll(void);                          /* test the active queue (every BLA
 void bi_buf_freeall(int wait, const char *routine); /* FREEBUFF (wait 0/1) / EXIT (2) */
 size_t bi_buf_hwm(void);                     /* most bytes ever held (BLACS_STATS) */
 int bi_buf_active_count(void);
+/* the progress thread's side (progress.c): share 1 before it starts (every
+ * function above then holds the buffers' lock), 0 after it is joined;
+ * progress tests the active buffers if the lock is free at once: -1 it was
+ * not, 1 sends may be left, 0 none (*nposts: buffers posted so far);
+ * progress_wait sleeps until a buffer is posted, seconds at most: -1 the
+ * thread must stop, else 1 if sends are waiting; progress_stop(1) wakes it
+ * to stop */
+void bi_buf_share(int on);
+int bi_buf_progress(unsigned *nposts);
+int bi_buf_progress_wait(double seconds);
+void bi_buf_progress_stop(int stop);
 
 /* ---- element operations of the combines (ops.c) ---------------------- */
 enum { BI_SUM, BI_AMX, BI_AMN, BI_USER };

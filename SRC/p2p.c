@@ -251,54 +251,19 @@ static size_t probe_count(bi_ctx *c, int src, int tag, MPI_Datatype el, size_t b
     return k > 0 ? (size_t)k : 0;
 }
 
-/* ---- short messages straight from A --------------------------------------
- * A short contiguous message is sent from A with MPI_Send: no buffer, no
- * copy of ours, no poll.  MPI sends a message that short eagerly -- it
- * copies it out of A itself, into the receiver's queue or its own --, so
- * MPI_Send returns without the matching receive: the most it waits for is
- * the receiver's process making progress in any MPI call (to drain a full
- * queue), which every BLACS call that waits does.  So the send stays
- * locally blocking, and a valid program that sends before it receives
- * cannot hang on it.  Not to oneself: MPICH completes a send to its own
- * process only when the receive is posted, whatever the length.  The bound
- * is BLACS_EAGER_DIRECT bytes (1024; 0: every message through a buffer),
- * well below the eager limits of the MPI libraries this library is tested
- * with (Open MPI's shared memory: 4 KiB with its header; MPICH/UCX and
- * TCP: 8 KiB and more), since an MPI configured to send messages this
- * short by rendezvous (a low UCX_RNDV_THRESH, an eager limit set to 0)
- * would make two processes that send to each other first hang; such an MPI
- * needs BLACS_EAGER_DIRECT=0 (README).  Never in SimGrid's SMPI, whose
- * MPI_Send is synchronous at every size in bench-scalapack's configuration
- * (smpi/send-is-detached-thresh:0, which models the reference's blocking
- * sends): PDSYTRD hung there.  make bench, 2 ranks, MPICH: see the README. */
-static size_t eager_direct(void)
-{
-#ifdef SMPI_H
-    return 0;
-#else
-    static double v = -1;
-    if (v < 0) v = bi_env_number("BLACS_EAGER_DIRECT", 1024, 0, BI_DIRECT_MIN, 0);
-    return (size_t)v;
-#endif
-}
-
-static void send_eager(bi_ctx *c, const void *A, size_t n, size_t nb, MPI_Datatype t, int dest,
-                       int tag, const char *routine)
-{
-#if defined(BI_FAULT) && BI_FAULT == 5
-    /* planted fault 5: a send that blocks until it is received */
-    BI_MPI_IN(MPI_Ssend(A, (int)n, t, dest, tag, c->comm), "MPI_Ssend", c->handle, routine);
-    (void)nb;
-#else
-    if (bi_g.debug >= 2 || bi_g.stats) { /* hang detection, waiting time */
-        send_direct(c, A, n, nb, t, dest, tag, routine);
-        return;
-    }
-    /* no long-wait mark (watch.c): this waits for no receive, and the mark
-     * would be a tenth of the call's own work */
-    BI_MPI_IN(MPI_Send(A, (int)n, t, dest, tag, c->comm), "MPI_Send", c->handle, routine);
-#endif
-}
+/* ---- short messages ------------------------------------------------------
+ * Every message that is not sent straight from A to a receiver that said
+ * it waits (above) is copied into a buffer and sent with MPI_Isend, however
+ * short.  A short message used to go from A with MPI_Send (the
+ * BLACS_EAGER_DIRECT path): MPI sends it eagerly, but eagerly is not
+ * "without the receiver": once the shared-memory queue to a peer is full
+ * (56 messages of 8 bytes with MPICH and UCX, 100 of 1 KB with Open MPI)
+ * MPI_Send waits until that peer's process drains it inside an MPI call, so
+ * a sender whose receiver computes stalled for the whole computation, and
+ * one whose receiver waited for a signal from it outside MPI hung.  The copy
+ * of a short message costs a few nanoseconds; what the buffered path costs
+ * beyond MPI_Send is its bookkeeping (make bench: TIMING/README).
+ * BLACS_EAGER_DIRECT is refused unless 0 (context.c, bi_init). */
 
 /* The send's head (up to MPI_Isend) is on the critical path of every
  * exchange, so it does no polling (bi_buf_take; bi_buf_post polls after the
@@ -327,11 +292,6 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     if (word != MPI_REQUEST_NULL && *last && contig && nb <= INT_MAX &&
         word_came(&word, nb)) {
         send_direct(c, A, n, nb, t, dest, tag, routine);
-        bi_poll();
-        return;
-    }
-    if (word == MPI_REQUEST_NULL && contig && nb <= eager_direct() && dest != c->iam) {
-        send_eager(c, A, n, nb, t, dest, tag, routine);
         bi_poll();
         return;
     }

@@ -223,6 +223,7 @@ void bi_exit(Int cont)
         return;
     }
     bi_ctx_exit_all();
+    bi_progress_stop(); /* before the last waits: the main thread alone again */
     bi_buf_freeall(2, "BLACS_EXIT"); /* EXIT waits for every buffered send, as the reference does */
     bi_stats_report();
     bi_watch_stop(); /* after the last wait; PINFO starts it again */

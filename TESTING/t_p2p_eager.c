@@ -1,22 +1,18 @@
 /*
- * t_p2p_eager.c -- short point-to-point messages straight from A (SRC/p2p.c:
- * a contiguous message of at most BLACS_EAGER_DIRECT bytes goes with
- * MPI_Send from the caller's matrix, every other one through a buffer).
- * On 2 processes:
+ * t_p2p_eager.c -- short point-to-point messages go through a buffer
+ * (SRC/p2p.c): none is sent from A with MPI_Send, whose return waits for the
+ * receiver's process once MPI's queue to it is full.  On 2 processes:
  *   - which path each send takes, seen through the profiling interface
  *     (MPI_Send and MPI_Isend intercepted): contiguous messages of 1 element
- *     up to the bound from A itself, one element more through a buffer,
- *     strided and trapezoidal shapes of a few elements through a buffer,
- *     BLACS_EAGER_DIRECT=0 none from A; under BLACS_DEBUG=2 or BLACS_STATS
- *     the same messages from A, posted with MPI_Isend and waited for (hang
- *     detection); a message to oneself through a buffer;
+ *     and more, strided and trapezoidal shapes, a message to oneself, each
+ *     copied and posted with MPI_Isend from a buffer, nothing from A;
  *   - locally blocking sends: both processes send 3000 messages of 1 to 520
- *     doubles (contiguous, strided and trapezoids, on both sides of the
- *     bound) to each other before either receives one, overwriting A after
- *     each send returns; then every message is received into a guarded
- *     matrix and checked.
- *   t_p2p_eager [bound]   bound: the BLACS_EAGER_DIRECT the run has (the
- *                         documented default, 1024, when absent)
+ *     doubles (contiguous, strided and trapezoids) to each other before
+ *     either receives one, overwriting A after each send returns; then
+ *     every message is received into a guarded matrix and checked.
+ *   t_p2p_eager [bound]   bound: bytes that would go from A (0, the only
+ *                         value BLACS_EAGER_DIRECT still accepts)
+ * Sends while the receiver is outside MPI: t_offmpi.c.
  */
 #include "tutil.h"
 
@@ -165,7 +161,7 @@ int main(int argc, char **argv)
         Cblacs_exit(0);
         return 2;
     }
-    bound = argc > 1 ? atol(argv[1]) : 1024;
+    bound = argc > 1 ? atol(argv[1]) : 0;
     Cblacs_get(-1, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, 2);
     long most = bound / 8; /* doubles that fit the bound */

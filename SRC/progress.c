@@ -1,0 +1,134 @@
+/*
+ * progress.c -- the progress thread: long messages move while their
+ * source computes outside MPI.
+ *
+ * A BLACS send or broadcast source returns once A may be reused, leaving
+ * its data in a buffer and MPI requests (buffer.c's active queue).  MPICH
+ * and Open MPI move a request only while its owner is inside an MPI call
+ * (weak progress): a long message by rendezvous, or a non-blocking
+ * broadcast's schedule, waits for the source's next MPI call.  ScaLAPACK's
+ * processes compute outside MPI most of the time, so a receiver could wait
+ * for the source's whole computation, and a program whose source waits
+ * outside MPI for its receivers (a file, shared memory, another library)
+ * would hang.  So while sends are outstanding this thread tests the
+ * active buffers, which drives MPI's progress engine.
+ *
+ * It needs MPI_THREAD_MULTIPLE: bi_init asks for it when it starts MPI
+ * itself, and the thread runs only where MPI gives it.  It costs nothing
+ * while no send is outstanding (it sleeps on a condition variable, woken
+ * by the post of a buffer), and while sends are outstanding it naps GAP0
+ * (10 us) between tests, doubling up to GAP1 (200 us) while nothing new is
+ * posted: receivers already there are served within microseconds, a late
+ * one within GAP1 of its arrival, at a cost of a few microseconds of CPU
+ * every GAP1.  After the queue drains it lingers LINGER seconds before
+ * sleeping for good, so a burst of short sends wakes it once.  It takes
+ * the buffers' lock only when it is free at once (bi_buf_progress), so
+ * the main thread never waits on it for more than a bounded number of
+ * tests.  With MPI_THREAD_SINGLE, FUNNELED or SERIALIZED there is no
+ * thread: a long message then moves at its source's next MPI call, as
+ * MPI's own non-blocking sends do (TIMING/README, the late-receiver
+ * benchmark).  BLACS_PROGRESS=0: never a thread, and MPI started with
+ * MPI_Init.  Not under SimGrid's SMPI, whose ranks are threads of one
+ * process and whose messages move without their sender.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include "core.h"
+
+#define GAP0 10e-6
+#define GAP1 200e-6
+#define LINGER 0.02
+
+static pthread_t thread;
+static int running;
+static atomic_int stop;
+
+static void nap(double s)
+{
+    struct timespec t = {0, (long)(s * 1e9)};
+    nanosleep(&t, NULL);
+}
+
+static void *run(void *arg)
+{
+    (void)arg;
+#ifdef PR_SET_TIMERSLACK
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* naps of 10 us, not 60 */
+#endif
+    double gap = GAP0;
+    unsigned seen = 0;
+    while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+        int w = bi_buf_progress_wait(1.0);
+        if (w < 0) break;
+        if (w == 0) continue; /* a second with nothing posted */
+        nap(gap);
+        unsigned posts = 0;
+        int left = bi_buf_progress(&posts);
+        if (left < 0) continue; /* the main thread is in the buffers: it progresses */
+        if (posts != seen) {     /* new sends: from the first gap again */
+            seen = posts;
+            gap = GAP0;
+        } else if (left) {
+            gap = gap * 2 < GAP1 ? gap * 2 : GAP1;
+        }
+        if (!left) { /* drained: linger at the long gap for the next burst */
+            for (double t = 0; t < LINGER && bi_buf_progress_wait(0) == 0 &&
+                               !atomic_load_explicit(&stop, memory_order_relaxed);
+                 t += GAP1)
+                nap(GAP1);
+            gap = GAP0;
+        }
+    }
+    return NULL;
+}
+
+int bi_progress_running(void) { return running; }
+
+void bi_progress_start(void)
+{
+#ifdef SMPI_H
+    return;
+#endif
+    if (running || bi_env_number("BLACS_PROGRESS", 1, 0, 1, BI_ENV_INT) == 0) return;
+    int level = MPI_THREAD_SINGLE;
+    BI_MPI_IN(MPI_Query_thread(&level), "MPI_Query_thread", -1, "BLACS_PINFO");
+    if (level != MPI_THREAD_MULTIPLE) return;
+    atomic_store(&stop, 0);
+    bi_buf_share(1);
+    sigset_t all, old; /* signals are the user's and stay with the user's threads */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&thread, NULL, run, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc) {
+        bi_buf_share(0);
+        BI_WARN(-1, "cannot start the BLACS progress thread (%s): long messages move only "
+                    "while their source is inside MPI", strerror(rc));
+        return;
+    }
+#ifdef __GLIBC__
+    pthread_setname_np(thread, "blacs_progress");
+#endif
+    running = 1;
+}
+
+void bi_progress_stop(void)
+{
+    if (!running) return;
+    atomic_store(&stop, 1);
+    bi_buf_progress_stop(1);
+    pthread_join(thread, NULL);
+    bi_buf_share(0);
+    running = 0;
+}
+
+/* no thread may outlive the code it runs (a program that never calls
+ * BLACS_EXIT nor MPI_Finalize, or unloads the shared library) */
+__attribute__((destructor)) static void progress_fini(void) { bi_progress_stop(); }
