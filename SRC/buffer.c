@@ -39,7 +39,7 @@ static int shared;
 static pthread_mutex_t mu;
 static pthread_cond_t wake;
 static int armed, sleeping, stopping;
-static unsigned posts;
+static unsigned posts, completed; /* buffers posted, sends seen complete */
 
 static inline void lock(void)
 {
@@ -242,6 +242,7 @@ static int test_buf(bi_buf *b)
             continue;
         }
         if (!done) return 0;
+        completed++;
         rc = MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Wait", b, i);
     }
@@ -500,10 +501,9 @@ void bi_buf_share(int on)
     }
 }
 
-int bi_buf_progress(unsigned *nposts)
+int bi_buf_progress(unsigned *events)
 {
     if (pthread_mutex_trylock(&mu)) return -1;
-    *nposts = posts;
     int budget = 64; /* a bounded hold of mu: the rest at the next turn */
     while (head && budget-- > 0) {
         bi_buf *b = cursor ? cursor : head;
@@ -514,6 +514,7 @@ int bi_buf_progress(unsigned *nposts)
         }
     }
     if (!head) armed = 0;
+    *events = posts + completed;
     int left = armed;
     pthread_mutex_unlock(&mu);
     return left;

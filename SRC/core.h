@@ -289,12 +289,13 @@ int bi_buf_active_count(void);
 /* the progress thread's side (progress.c): share 1 before it starts (every
  * function above then holds the buffers' lock), 0 after it is joined;
  * progress tests the active buffers if the lock is free at once: -1 it was
- * not, 1 sends may be left, 0 none (*nposts: buffers posted so far);
+ * not, 1 sends may be left, 0 none (*events: buffers posted and sends seen
+ * complete so far, which changes while data moves);
  * progress_wait sleeps until a buffer is posted, seconds at most: -1 the
  * thread must stop, else 1 if sends are waiting; progress_stop(1) wakes it
  * to stop */
 void bi_buf_share(int on);
-int bi_buf_progress(unsigned *nposts);
+int bi_buf_progress(unsigned *events);
 int bi_buf_progress_wait(double seconds);
 void bi_buf_progress_stop(int stop);
 

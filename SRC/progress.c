@@ -16,17 +16,18 @@
  * It needs MPI_THREAD_MULTIPLE: bi_init asks for it when it starts MPI
  * itself, and the thread runs only where MPI gives it.  It costs nothing
  * while no send is outstanding (it sleeps on a condition variable, woken
- * by the post of a buffer), and while sends are outstanding it naps GAP0
- * (10 us) between tests, doubling up to GAP1 (200 us) while nothing new is
- * posted: receivers already there are served within microseconds, a late
- * one within GAP1 of its arrival, at a cost of a few microseconds of CPU
- * every GAP1.  After the queue drains it lingers LINGER seconds before
- * sleeping for good, so a burst of short sends wakes it once.  It takes
- * the buffers' lock only when it is free at once (bi_buf_progress), so
- * the main thread never waits on it for more than a bounded number of
- * tests.  With MPI_THREAD_SINGLE, FUNNELED or SERIALIZED there is no
- * thread: a long message then moves at its source's next MPI call, as
- * MPI's own non-blocking sends do (TIMING/README, the late-receiver
+ * by the post of a buffer).  While sends are outstanding it naps GAP0
+ * (10 us) between tests, doubling up to GAP1 (200 us) while nothing is
+ * posted or completes; a receiver taking a long message piece by piece
+ * keeps the gap short.  So receivers already there are served within
+ * microseconds, a late one within GAP1 of its arrival, at a cost of a few
+ * microseconds of CPU every GAP1.  After the queue drains it lingers
+ * LINGER seconds at GAP1 before sleeping, so a burst of short sends wakes
+ * it once.  It takes the buffers' lock only when it is free at once
+ * (bi_buf_progress), so the main thread never waits on it for more than a
+ * bounded number of tests.  With MPI_THREAD_SINGLE, FUNNELED or SERIALIZED
+ * there is no thread: a long message then moves at its source's next MPI
+ * call, as MPI's own non-blocking sends do (TIMING/README, the late-source
  * benchmark).  BLACS_PROGRESS=0: never a thread, and MPI started with
  * MPI_Init.  Not under SimGrid's SMPI, whose ranks are threads of one
  * process and whose messages move without their sender.
@@ -69,11 +70,12 @@ static void *run(void *arg)
         if (w < 0) break;
         if (w == 0) continue; /* a second with nothing posted */
         nap(gap);
-        unsigned posts = 0;
-        int left = bi_buf_progress(&posts);
+        unsigned events = 0;
+        int left = bi_buf_progress(&events);
         if (left < 0) continue; /* the main thread is in the buffers: it progresses */
-        if (posts != seen) {     /* new sends: from the first gap again */
-            seen = posts;
+        if (events != seen) { /* new sends, or sends completing (a receiver draining
+                               * them, piece by piece): from the first gap again */
+            seen = events;
             gap = GAP0;
         } else if (left) {
             gap = gap * 2 < GAP1 ? gap * 2 : GAP1;

@@ -127,7 +127,8 @@ static uint64_t hash4(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 /* ---- the program -------------------------------------------------------- */
 typedef struct {
     int id;
-    char kind;          /* p2p 'p', bcast 'b', combine 'c', sendrecv 's', barrier 'r', user MPI 'u' */
+    char kind;          /* p2p 'p', bcast 'b', combine 'c', sendrecv 's', barrier 'r', user MPI 'u',
+                           signal outside MPI 'g' (a emits, b waits; world ranks) */
     int g;              /* grid (user MPI on the world: -1) */
     char scope;         /* 'R' 'C' 'A' (bcast, combine, barrier) */
     char top;           /* letter, '_' for blank */
@@ -155,6 +156,8 @@ typedef struct {
 typedef struct {
     uint64_t seed;
     int W, portable, idlo, idhi;
+    char init;          /* who starts MPI: 'L' the library (PINFO first), 'M' the program with
+                           MPI_THREAD_MULTIPLE, 'S' the program with MPI_Init (old files) */
     int ngrid;
     grid_t gr[MAXG];
     int nenv;
@@ -246,6 +249,14 @@ static void gen_tr(op_t *o)
 
 static int gen_ops_budget;
 
+/* signals to p emitted and not yet waited for */
+static int sig_to(int nsig[MAXW][MAXW], int W, int p)
+{
+    int n = 0;
+    for (int q = 0; q < W; q++) n += nsig[q][p];
+    return n;
+}
+
 static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
 {
     memset(P, 0, sizeof *P);
@@ -305,8 +316,21 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             (void)allu; /* a process in no grid: it may still take part in user MPI traffic */
         }
 
+    /* ---- who starts MPI, and whether processes leave MPI for long: signals
+     * outside MPI (files) make a process's dependence on a peer that is
+     * outside MPI a hang, and need the progress thread (MPI_THREAD_MULTIPLE,
+     * BLACS_PROGRESS not 0) wherever a long message's source may wait for
+     * its receiver outside MPI; with MPI_THREAD_SINGLE only long sleeps */
+    { int r = rint_(100); P->init = portable ? 'S' : r < 40 ? 'L' : r < 80 ? 'M' : 'S'; }
+    int signals = !portable && P->init != 'S' && W > 1 && chance(70);
     /* ---- environment */
     if (!portable) {
+        if (!signals && chance(15)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_PROGRESS"); strcpy(P->env[P->nenv++].val, "0"); }
+        if (chance(8)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_EAGER_DIRECT"); strcpy(P->env[P->nenv++].val, "0"); }
+        if (chance(10)) { static const char *v[] = {"0", "50", "100000"}; P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_SOURCE_WAIT"); strcpy(P->env[P->nenv++].val, v[rint_(3)]); }
+        if (chance(10)) { static const char *v[] = {"0", "1e-5", "0.01"}; P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_MEMCPY_BETA"); strcpy(P->env[P->nenv++].val, v[rint_(3)]); }
+        if (chance(8)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_BUFWAIT"); strcpy(P->env[P->nenv++].val, chance(50) ? "5" : "30"); }
+        if (chance(8)) { P->env[P->nenv].rank = -1; strcpy(P->env[P->nenv].var, "BLACS_HANG_TIMEOUT"); strcpy(P->env[P->nenv++].val, chance(50) ? "8" : "20"); }
         int d = rint_(100);
         if (d >= 55) {
             char v[8]; snprintf(v, sizeof v, "%d", d < 65 ? 1 : d < 78 ? 2 : 3);
@@ -356,6 +380,10 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
     typedef struct { int n, cap, head, *ids; } chan;
     static chan ch[MAXG][MAXW][MAXW];
     memset(ch, 0, sizeof ch);
+    /* signals emitted and not yet waited for, per emitter and waiter */
+    static int sig[MAXW][MAXW][8], nsig[MAXW][MAXW];
+    memset(nsig, 0, sizeof nsig);
+    int away_us[MAXW] = {0}; /* long sleeps so far: at most 2 s a process */
     int cap = 64, made = 0;
     P->ops = malloc((size_t)cap * sizeof(op_t));
     int *bsi = malloc((size_t)cap * sizeof(int)); /* a broadcast's scope instance; -1 once received */
@@ -417,6 +445,25 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             for (int q = 0; q < nv; q++)
                 if (vs[q] != P->ops[k].a) { seq_push(P, G->mem[vs[q]], k); S->cur[G->mem[vs[q]]]++; }
             bsi[k] = -1;
+        } else if (signals && !draining && ev >= 45 && ev < 60 && sig_to(nsig, W, p) && chance(60)) {
+            /* p waits outside MPI for a signal */
+            int from[MAXW], nf = 0;
+            for (int q = 0; q < W; q++) if (nsig[q][p]) from[nf++] = q;
+            int q = from[rint_(nf)];
+            seq_push(P, p, sig[q][p][0]);
+            memmove(sig[q][p], sig[q][p] + 1, (size_t)(--nsig[q][p]) * sizeof(int));
+        } else if (signals && !draining && ev >= 60 && ev < 75 && chance(40)) { /* p signals q outside MPI */
+            int q = rint_(W - 1); if (q >= p) q++;
+            if (nsig[p][q] == 8) continue;
+            op_t o;
+            memset(&o, 0, sizeof o);
+            o.id = made; o.kind = 'g'; o.g = -1; o.a = p; o.b = q; o.rd = -1; o.rcf = -1; o.top = '_';
+            o.type = 'D'; o.uplo = 'G'; o.diag = 'N'; o.scope = '-'; o.opk = 'S';
+            bsi[made] = -1;
+            P->ops[made] = o;
+            seq_push(P, p, made);
+            sig[p][q][nsig[p][q]++] = made;
+            made++;
         } else if (!draining) { /* a new operation started by p */
             op_t o;
             memset(&o, 0, sizeof o);
@@ -505,6 +552,11 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             made++;
         } else continue;
         if (chance(3)) seq_push(P, p, -(1 + rint_(3000)));
+        else if (!portable && chance(1) && away_us[p] < 2000000) { /* outside MPI for long */
+            int t = 50000 + rint_(750000);
+            away_us[p] += t;
+            seq_push(P, p, -t);
+        }
     }
     free(bsi);
     P->nops = made;
@@ -527,7 +579,8 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
 /* ---- text form ---------------------------------------------------------- */
 static void prog_write(const prog_t *P, FILE *f)
 {
-    fprintf(f, "randprog 1\nseed %llu\nnp %d\nportable %d\n", (unsigned long long)P->seed, P->W, P->portable);
+    fprintf(f, "randprog 1\nseed %llu\nnp %d\nportable %d\ninit %c\n", (unsigned long long)P->seed, P->W, P->portable,
+            P->init ? P->init : 'S');
     for (int k = 0; k < P->nenv; k++)
         fprintf(f, "env %d %s %s\n", P->env[k].rank, P->env[k].var, P->env[k].val);
     for (int k = 0; k < P->ndis; k++) fprintf(f, "disagree %s\n", P->dis[k]);
@@ -572,6 +625,7 @@ static int prog_read(prog_t *P, FILE *f)
         if (!strcmp(w, "seed")) { unsigned long long x; sscanf(s, "seed %llu", &x); P->seed = x; }
         else if (!strcmp(w, "np")) sscanf(s, "np %d", &P->W);
         else if (!strcmp(w, "portable")) sscanf(s, "portable %d", &P->portable);
+        else if (!strcmp(w, "init")) sscanf(s, "init %c", &P->init);
         else if (!strcmp(w, "env") && P->nenv < 24) {
             sscanf(s, "env %d %39s %39s", &P->env[P->nenv].rank, P->env[P->nenv].var, P->env[P->nenv].val);
             P->nenv++;
@@ -706,6 +760,20 @@ static void gm_free(gmat *g) { free(g->mem); g->mem = NULL; }
 /* ---- the run ------------------------------------------------------------ */
 static int me = -1, nfail, nchecks;
 static char where[512]; /* what this process is doing, for the watchdog */
+static char sigdir[256];  /* the signals' directory, the same on every process */
+
+static double mono(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* A send or a broadcast source returns once A may be reused, whatever its
+ * receivers do: one that takes longer than STALL_S seconds (far more than
+ * any transfer here, less than the long sleeps of the processes it could
+ * be waiting for) waited for a receiver */
+#define STALL_S 0.3
 static const prog_t *RP;
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -831,6 +899,10 @@ static void describe(const prog_t *P, const op_t *o, int w, char *b, size_t n)
         break;
     }
     case 'r': snprintf(b, n, "op %d: Cblacs_barrier(ctxt%d, \"%s\")", o->id, o->g, scname(o->scope)); break;
+    case 'g':
+        if (w == o->a) snprintf(b, n, "op %d: signal rank %d outside MPI (create a file)", o->id, o->b);
+        else snprintf(b, n, "op %d: wait outside MPI for the signal of rank %d (a file)", o->id, o->a);
+        break;
     default:
         if (w == o->a) snprintf(b, n, "op %d: MPI_Send(buf, %d, MPI_INT, %d, tag, %s)", o->id, o->m, o->b, o->uc ? "grid comm" : "MPI_COMM_WORLD");
         else snprintf(b, n, "op %d: MPI_Recv(buf, %d, MPI_INT, %d, tag, %s)", o->id, o->m, o->a, o->uc ? "grid comm" : "MPI_COMM_WORLD");
@@ -915,8 +987,14 @@ static void run_op(const prog_t *P, const op_t *o)
 #define SEND_TR(x) C##x##trsd2d(ctxt, uplo, diag, o->m, o->n, A.a, lda, rd, cd)
 #define BS_GE(x) C##x##gebs2d(ctxt, sc, top, o->m, o->n, A.a, lda)
 #define BS_TR(x) C##x##trbs2d(ctxt, sc, top, uplo, diag, o->m, o->n, A.a, lda)
+            double t0 = mono();
             if (o->kind == 'p') { if (o->uplo == 'G') { TSWITCH(o->type, SEND_GE) } else { TSWITCH(o->type, SEND_TR) } }
             else { if (o->uplo == 'G') { TSWITCH(o->type, BS_GE) } else { TSWITCH(o->type, BS_TR) } }
+            double took = mono() - t0;
+            nchecks++;
+            if (took > STALL_S && !getenv("RANDPROG_NO_STALL"))
+                fail("op %d: the %s took %.3f s: it waited for a receiver (locally blocking: it may not)", o->id,
+                     o->kind == 'p' ? "send" : "broadcast source", took);
             snprintf(what, sizeof what, "the source's A after op %d", o->id);
             gm_check(&A, o, ex_source, &src, what);
         } else {
@@ -1019,6 +1097,19 @@ static void run_op(const prog_t *P, const op_t *o)
         Cblacs_barrier(ctxt, sc);
         break;
     }
+    case 'g': { /* a signal outside MPI: a file; its wait never calls MPI */
+        char f[300];
+        snprintf(f, sizeof f, "%s/s%d", sigdir, o->id);
+        if (me == o->a) {
+            FILE *fp = fopen(f, "w");
+            if (fp) fclose(fp);
+            else fail("op %d: cannot create the signal file %s", o->id, f);
+        } else {
+            struct timespec nap = {0, 200000};
+            while (access(f, F_OK) != 0) nanosleep(&nap, NULL); /* the watchdog ends a hang */
+        }
+        break;
+    }
     default: {
         MPI_Comm comm = o->uc ? S->ucomm : MPI_COMM_WORLD;
         int *buf = malloc((size_t)(o->m + 1) * sizeof(int));
@@ -1047,6 +1138,20 @@ static int run_program(const prog_t *P)
     if (W != P->W) {
         if (me == 0) fprintf(stderr, "randprog: the program is for %d processes, this job has %d\n", P->W, W);
         return 2;
+    }
+    int has_sig = 0;
+    for (int k = 0; k < P->nops; k++) has_sig |= P->ops[k].id == k && P->ops[k].kind == 'g';
+    if (has_sig) { /* made by rank 0, named to all, removed at the end */
+        if (me == 0) {
+            const char *t = getenv("TMPDIR");
+            snprintf(sigdir, sizeof sigdir, "%s/randprog_sig.XXXXXX", t && *t ? t : "/tmp");
+            if (!mkdtemp(sigdir)) sigdir[0] = 0;
+        }
+        MPI_Bcast(sigdir, sizeof sigdir, MPI_CHAR, 0, MPI_COMM_WORLD);
+        if (!sigdir[0]) {
+            if (me == 0) fprintf(stderr, "randprog: no directory for the signals\n");
+            return 2;
+        }
     }
     const char *wd = getenv("RANDPROG_WATCHDOG");
     signal(SIGALRM, on_alarm);
@@ -1113,7 +1218,12 @@ static int run_program(const prog_t *P)
     }
     for (int k = 0; k < P->nseq[me]; k++) {
         int t = P->seq[me][k];
-        if (t < 0) { struct timespec ts = {0, 1000L * -t}; nanosleep(&ts, NULL); continue; }
+        if (t < 0) { /* outside MPI */
+            struct timespec ts = {-t / 1000000, 1000L * (-t % 1000000)};
+            snprintf(where, sizeof where, "a sleep of %d us outside MPI", -t);
+            nanosleep(&ts, NULL);
+            continue;
+        }
         if (t >= P->nops || P->ops[t].id != t) continue;
         run_op(P, &P->ops[t]);
     }
@@ -1132,6 +1242,16 @@ static int run_program(const prog_t *P)
     snprintf(where, sizeof where, "BLACS_EXIT");
     if (uses) Cblacs_exit(1);
     alarm(0);
+    if (has_sig) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int k = 0; me == 0 && k < P->nops; k++)
+            if (P->ops[k].id == k && P->ops[k].kind == 'g') {
+                char f[300];
+                snprintf(f, sizeof f, "%s/s%d", sigdir, k);
+                unlink(f);
+            }
+        if (me == 0) rmdir(sigdir);
+    }
     if (nfail) fprintf(stderr, "randprog: rank %d: %d WRONG of %d checks\n", me, nfail, nchecks);
     else printf("randprog: rank %d ok, %d checks\n", me, nchecks);
     fflush(stdout);
@@ -1254,6 +1374,29 @@ static void emit(const prog_t *P, const char *path)
     if (f) fclose(f);
 }
 
+/* MPI started as the program says: by the library (BLACS_PINFO first, as
+ * most ScaLAPACK programs do), or by the program, with MPI_THREAD_MULTIPLE
+ * or plain MPI_Init */
+static void start_mpi(const prog_t *P, int *argc, char ***argv)
+{
+#ifndef RP_REFERENCE
+    if (P->init == 'L') {
+        /* the settings PINFO reads: this process's rank from the launcher */
+        const char *r = getenv("PMI_RANK");
+        if (!r) r = getenv("OMPI_COMM_WORLD_RANK");
+        int rank = r ? atoi(r) : -1;
+        for (int k = 0; k < P->nenv; k++)
+            if (P->env[k].rank < 0 || P->env[k].rank == rank) setenv(P->env[k].var, P->env[k].val, 1);
+        blacs_int me_, np_;
+        Cblacs_pinfo(&me_, &np_);
+        return;
+    }
+#endif
+    int got;
+    if (P->init == 'M') MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &got);
+    else MPI_Init(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 #ifdef RANDPROG_EMBEDDED
@@ -1262,7 +1405,7 @@ int main(int argc, char **argv)
     prog_t P;
     if (prog_read(&P, f)) return 2;
     fclose(f);
-    MPI_Init(&argc, &argv);
+    start_mpi(&P, &argc, &argv);
     int rc = run_program(&P);
     MPI_Finalize();
     return rc;
@@ -1298,7 +1441,7 @@ int main(int argc, char **argv)
             return 0;
         }
         if (!strcmp(argv[1], "run")) {
-            MPI_Init(&argc, &argv);
+            start_mpi(&P, &argc, &argv);
             int rc = run_program(&P);
             MPI_Finalize();
             return rc;

@@ -19,6 +19,10 @@
 #     TIMING/platforms, n = 1 .. 10^6 doubles, next to each topology's cost
 #     model (the same ratio from SRC/topology.c's models).  Simulated time:
 #     two runs give the same numbers.
+#  2b. TDIR/{ours,ref,mkl}/blate (TIMING/blate.c): the receivers' wait, and
+#     the source's call, when the source computes 100 ms outside MPI after a
+#     long broadcast (' ', '1', 'S', 'I') or send of 10^4-10^6 doubles, with
+#     the receiver on time and 20 ms late (LATE_RUNS, LATE_TRIALS).
 #  3. OUT/bench.csv, the columns of `make timing`'s bench.csv:
 #       op,top,scope,np,n,ours_us,peer,peer_us,ratio
 #     2-process rows: peer mpi (ratio = the paired median above) and refblacs;
@@ -135,6 +139,50 @@ echo
 echo "(medians over the runs, us per operation; ours/MPI: median of each run's ratio; ours/ref: ratio of medians$([ $HAVEMKL = 1 ] && echo "; ours/MKL: median ours/MPI over median MKL/MPI"))"
 echo "load average $LOAD1 at the end of the 2-process runs ($(( $(date +%s) - t0 )) s)"
 [ $fail = 0 ] || echo "bench.sh: some runs failed; the table uses the others" >&2
+
+# ---- receivers behind a computing source (TIMING/blate.c) --------------------
+# LATE_RUNS alternated runs (ours, ref, mkl, ...) of blate, LATE_TRIALS trials
+# each; every cell the median over the runs of each run's median.  LATE_RUNS=0:
+# no table; LATE_COMPUTE (ms, 100), LATE_NMAX (doubles, 10^6).
+LATE_RUNS=${LATE_RUNS:-3}
+LATE_TRIALS=${LATE_TRIALS:-5}
+LATE_COMPUTE=${LATE_COMPUTE:-100}   # ms the source computes after its call
+LATE_NMAX=${LATE_NMAX:-1000000}
+llibs=()
+for lib in ours ref mkl; do [ -x "$TDIR/$lib/blate" ] && llibs+=("$lib"); done
+if [ "$LATE_RUNS" -gt 0 ] && [ ${#llibs[@]} -gt 0 ]; then
+  for ((k = 1; k <= LATE_RUNS; k++)); do
+    for lib in "${llibs[@]}"; do
+      timeout -k 5 300 $NICECMD $MPIEXEC -n 2 "$TDIR/$lib/blate" "$LATE_TRIALS" "$LATE_COMPUTE" 20 "$LATE_NMAX" \
+        > "$RAW/late_${lib}_$k.csv" 2> "$RAW/late_${lib}_$k.err" ||
+        { echo "bench.sh: blate run $k of $lib failed (see $RAW/late_${lib}_$k.err)" >&2; fail=1; }
+    done
+    llibs=("${llibs[@]: -1}" "${llibs[@]:0:${#llibs[@]}-1}")
+  done
+  echo
+  echo "Receivers behind a computing source (TIMING/blate.c): 1 x 2 grid, the source computes $LATE_COMPUTE ms"
+  echo "outside MPI right after its call; ontime: the receiver calls at once, late: 20 ms later."
+  echo "us, medians of $LATE_RUNS runs x $LATE_TRIALS trials; src = the source's call, wait = the receiver's."
+  cat "$RAW"/late_*.csv | grep '^late,' | awk -F, '
+    function med(s,   a, n, i, j, t) { n = split(substr(s, 2), a, " ")
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    { lib = $2 == "reference" ? "ref" : $2; key = $3 SUBSEP $4 SUBSEP $5
+      if (!(key in seen)) { seen[key] = 1; ord[++nk] = key }
+      src[key, lib] = src[key, lib] " " $6; wt[key, lib] = wt[key, lib] " " $7; have[lib] = 1
+      if ($8 != "ok") bad[key, lib] = 1 }
+    END {
+      nl = split("ours ref mkl", L, " ")
+      printf "  %-9s %8s %-6s", "op", "n", "case"
+      for (i = 1; i <= nl; i++) if (have[L[i]]) printf " %9s", "src " L[i]
+      for (i = 1; i <= nl; i++) if (have[L[i]]) printf " %9s", "wait " L[i]
+      printf "\n"
+      for (k = 1; k <= nk; k++) { split(ord[k], f, SUBSEP)
+        printf "  %-9s %8s %-6s", f[1], f[2], f[3]
+        for (i = 1; i <= nl; i++) if (have[L[i]]) printf " %9.0f", med(src[ord[k], L[i]])
+        for (i = 1; i <= nl; i++) if (have[L[i]]) printf " %9.0f%s", med(wt[ord[k], L[i]]), bad[ord[k], L[i]] ? "!" : ""
+        printf "\n" } }'
+fi
 
 # ---- the SMPI table ---------------------------------------------------------
 if [ -n "$SIMDRV" ] && [ -x "$SIMDRV" ] && command -v smpirun > /dev/null; then

@@ -12,7 +12,7 @@ tmp=$(mktemp -d /tmp/bench_smoke.XXXXXX)
 pass=0 fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "check failed: $1"; fi; }
 
-BENCH_RUNS=1 BENCH_ROUNDS=1 BENCH_NMAX=10 TDIR=$TDIR OUT=$tmp SIMDRV= MPIEXEC=$MPIEXEC \
+BENCH_RUNS=1 BENCH_ROUNDS=1 BENCH_NMAX=10 LATE_RUNS=1 LATE_TRIALS=1 LATE_COMPUTE=5 LATE_NMAX=10000 TDIR=$TDIR OUT=$tmp SIMDRV= MPIEXEC=$MPIEXEC \
   timeout -k 5 120 bash TIMING/bench.sh > "$tmp/out.txt" 2>&1
 ok "bench.sh exit status" "[ $? = 0 ]"
 REF=0
@@ -31,6 +31,8 @@ for op in tc bcast gsum gamx igamx; do
     fi
   done
 done
+ok "late-source table, ours" "grep -Eq '^  send +10000 late +[0-9]+ ' '$tmp/out.txt'"
+ok "late-source table, every operation" "[ \$(grep -cE '^  (bcast.[ 1SI].|send) +10000 (ontime|late) ' '$tmp/out.txt') = 10 ]"
 ok "ten rows per peer" "[ \$(grep -c ',mpi,' '$tmp/bench.csv') = 10 ]"
 [ $fail = 0 ] || cat "$tmp/out.txt"
 rm -rf "$tmp"

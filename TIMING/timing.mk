@@ -52,6 +52,7 @@ $(eval $(call TIMING_PROG_RULES,Ts,ts))
 $(eval $(call TIMING_PROG_RULES,Tbs,tbs))
 $(eval $(call TIMING_PROG_RULES,Tg,tg))
 $(eval $(call TIMING_PROG_RULES,bench,bench))
+$(eval $(call TIMING_PROG_RULES,blate,blate))
 
 $(TDIR)/Tmo: TIMING/tmachine.c TIMING/model_api.h $(TIMING_HDRS) $(CONFIG) $(LIBDIR)/libblacs.a
 	@mkdir -p $(dir $@)
@@ -72,7 +73,13 @@ $(TDIR)/mkl/bench: TIMING/bench.c $(TIMING_HDRS)
 	$(MPICC) $(TCFLAGS) -DTIMING_REF -DTIMING_MKL -o $@ $< $(MKLBLACS) -lmkl_intel_lp64 \
 	    -lmkl_sequential -lmkl_core -lm
 
-BENCH_BINS := $(TDIR)/ours/bench $(if $(TIMING_REFB),$(TDIR)/ref/bench) $(TIMING_MKLB)
+$(TDIR)/mkl/blate: TIMING/blate.c $(TIMING_HDRS)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(TCFLAGS) -DTIMING_REF -DTIMING_MKL -o $@ $< $(MKLBLACS) -lmkl_intel_lp64 \
+	    -lmkl_sequential -lmkl_core -lm
+
+BENCH_BINS := $(TDIR)/ours/bench $(if $(TIMING_REFB),$(TDIR)/ref/bench) $(TIMING_MKLB) \
+              $(TDIR)/ours/blate $(if $(TIMING_REFB),$(TDIR)/ref/blate) $(if $(TIMING_MKLB),$(TDIR)/mkl/blate)
 BENCH_SIM  ?= 1
 BENCH_BASE ?=
 BENCH_REV  ?= HEAD
