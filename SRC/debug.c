@@ -30,6 +30,11 @@
 #include <unistd.h>
 #include "core.h"
 
+/* read by the progress thread (progress.c): a call in progress, and calls
+ * ended so far; relaxed atomics, plain stores on x86 and ARM */
+atomic_int bi_inside;
+atomic_uint bi_calls;
+
 
 /* ---- level 3: cross-checks ------------------------------------------------
  * Each process describes its call (bi_sig) and sends the description to
@@ -122,6 +127,7 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
 void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const char *top,
               const bi_shape *s, Int rr, Int rc)
 {
+    atomic_store_explicit(&bi_inside, 1, memory_order_relaxed);
     bi_cur.routine = routine;
     bi_cur.ctxt = ctxt;
     bi_cur.kind = kind;
@@ -150,4 +156,7 @@ void bi_leave(void)
     if (bi_g.stats) bi_stats_add(&bi_cur, MPI_Wtime() - bi_cur.t0);
     bi_last = bi_cur;
     bi_cur.routine = NULL;
+    atomic_store_explicit(&bi_calls, atomic_load_explicit(&bi_calls, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    atomic_store_explicit(&bi_inside, 0, memory_order_relaxed);
 }

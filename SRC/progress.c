@@ -16,15 +16,21 @@
  * It needs MPI_THREAD_MULTIPLE: bi_init asks for it when it starts MPI
  * itself, and the thread runs only where MPI gives it.  It costs nothing
  * while no send is outstanding (it sleeps on a condition variable, woken
- * by the post of a buffer).  While sends are outstanding it naps GAP0
- * (10 us) between tests, doubling up to GAP1 (200 us) while nothing is
- * posted or completes; a receiver taking a long message piece by piece
- * keeps the gap short.  So receivers already there are served within
- * microseconds, a late one within GAP1 of its arrival, at a cost of a few
- * microseconds of CPU every GAP1.  After the queue drains it lingers
- * LINGER seconds at GAP1 before sleeping, so a burst of short sends wakes
- * it once.  It takes the buffers' lock only when it is free at once
- * (bi_buf_progress), so the main thread never waits on it for more than a
+ * by the post of a buffer).  While sends are outstanding it tests them
+ * only when the main thread computes: no BLACS call in progress and none
+ * ended since its last look (debug.c's bi_inside, bi_calls).  A main
+ * thread that communicates progresses its sends itself, and tests of ours
+ * would only take its core and MPI's lock (T_c doubled on 2 ranks of this
+ * 2-core machine when the thread tested whenever sends were out); so it
+ * looks every IDLE0 (50 us) to IDLE1 (1 ms) then.  Once the main thread is
+ * quiet, it tests every GAP0 (10 us) while sends complete (a receiver
+ * taking a long message piece by piece) and every GAP1 (200 us) while
+ * nothing moves: a receiver that comes while the source computes gets its
+ * data within about IDLE1 + GAP1, at a cost of a few microseconds of CPU
+ * each time.  After the queue drains it lingers LINGER seconds before
+ * sleeping, so a burst of short sends wakes it once.  It takes the
+ * buffers' lock only when it is free at once (bi_buf_progress), so the
+ * main thread never waits on it for more than a
  * bounded number of tests.  With MPI_THREAD_SINGLE, FUNNELED or SERIALIZED
  * there is no thread: a long message then moves at its source's next MPI
  * call, as MPI's own non-blocking sends do (TIMING/README, the late-source
@@ -43,8 +49,10 @@
 #endif
 #include "core.h"
 
-#define GAP0 10e-6
-#define GAP1 200e-6
+#define GAP0 10e-6   /* between tests while sends complete */
+#define GAP1 200e-6  /* between tests while nothing moves */
+#define IDLE0 50e-6  /* between looks while the main thread communicates */
+#define IDLE1 1e-3
 #define LINGER 0.02
 
 static pthread_t thread;
@@ -57,35 +65,45 @@ static void nap(double s)
     nanosleep(&t, NULL);
 }
 
+static double twice(double g, double most) { return g * 2 < most ? g * 2 : most; }
+
 static void *run(void *arg)
 {
     (void)arg;
 #ifdef PR_SET_TIMERSLACK
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* naps of 10 us, not 60 */
 #endif
-    double gap = GAP0;
-    unsigned seen = 0;
     while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-        int w = bi_buf_progress_wait(1.0);
+        int w = bi_buf_progress_wait(1.0); /* asleep until a buffer is posted */
         if (w < 0) break;
-        if (w == 0) continue; /* a second with nothing posted */
-        nap(gap);
-        unsigned events = 0;
-        int left = bi_buf_progress(&events);
-        if (left < 0) continue; /* the main thread is in the buffers: it progresses */
-        if (events != seen) { /* new sends, or sends completing (a receiver draining
-                               * them, piece by piece): from the first gap again */
+        if (w == 0) continue;
+        /* sends outstanding: test them only while the main thread computes
+         * (no call in progress, none ended since the last look); while it
+         * communicates it progresses them itself, and tests of ours would
+         * only take its core and MPI's lock */
+        double gap = IDLE0, quiet = 0;
+        unsigned calls = atomic_load_explicit(&bi_calls, memory_order_relaxed), seen = 0;
+        while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+            nap(gap);
+            unsigned c = atomic_load_explicit(&bi_calls, memory_order_relaxed);
+            if (c != calls || atomic_load_explicit(&bi_inside, memory_order_relaxed)) {
+                calls = c;
+                gap = twice(gap, IDLE1);
+                quiet = 0;
+                continue;
+            }
+            unsigned events = 0;
+            int left = bi_buf_progress(&events);
+            if (left < 0) continue; /* the main thread is in the buffers */
+            if (!left) { /* drained: linger for the next burst, then sleep */
+                quiet += gap;
+                if (quiet >= LINGER || bi_buf_progress_wait(0) != 0) break;
+                gap = twice(gap, IDLE1);
+                continue;
+            }
+            quiet = 0;
+            gap = events != seen ? GAP0 : twice(gap, GAP1); /* moving: keep close */
             seen = events;
-            gap = GAP0;
-        } else if (left) {
-            gap = gap * 2 < GAP1 ? gap * 2 : GAP1;
-        }
-        if (!left) { /* drained: linger at the long gap for the next burst */
-            for (double t = 0; t < LINGER && bi_buf_progress_wait(0) == 0 &&
-                               !atomic_load_explicit(&stop, memory_order_relaxed);
-                 t += GAP1)
-                nap(GAP1);
-            gap = GAP0;
         }
     }
     return NULL;
