@@ -21,6 +21,7 @@
 #ifndef BI_BASE_H
 #define BI_BASE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -122,6 +123,12 @@ typedef struct {
     double t0, twait;
 } bi_call;
 extern bi_call bi_cur, bi_last;
+/* a communication call in progress, and the calls ended so far: written by
+ * debug.c's bracket, read by the progress thread (progress.c), which leaves
+ * the main thread alone while it is busy; relaxed atomics, plain stores on
+ * x86 and ARM */
+extern atomic_int bi_inside;
+extern atomic_uint bi_calls;
 
 /* "Cdgerv2d (point-to-point receive, context 0, ...)" (error.c) */
 void bi_call_text(const bi_call *c, char *out, size_t n);

@@ -9,7 +9,6 @@
 #ifndef BI_CORE_H
 #define BI_CORE_H
 
-#include <stdatomic.h>
 #include "base.h"
 
 #pragma GCC visibility push(hidden)
@@ -128,10 +127,6 @@ struct bi_ctx {
 
 /* ---- debug and statistics levels (LAWN 73 7.1.4) -------------------------
  * debug.c: every entry point brackets its work with bi_enter/bi_leave */
-/* a communication call in progress, and the calls ended so far (the
- * progress thread leaves the main thread alone while it is busy) */
-extern atomic_int bi_inside;
-extern atomic_uint bi_calls;
 void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const char *top,
               const bi_shape *s, Int rr, Int rc);
 void bi_leave(void);

@@ -30,11 +30,6 @@
 #include <unistd.h>
 #include "core.h"
 
-/* read by the progress thread (progress.c): a call in progress, and calls
- * ended so far; relaxed atomics, plain stores on x86 and ARM */
-atomic_int bi_inside;
-atomic_uint bi_calls;
-
 
 /* ---- level 3: cross-checks ------------------------------------------------
  * Each process describes its call (bi_sig) and sends the description to

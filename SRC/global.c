@@ -10,4 +10,6 @@
 
 struct bi_global bi_g = {.bufwait = 120.0};
 bi_call bi_cur, bi_last;
+atomic_int bi_inside;
+atomic_uint bi_calls;
 
