@@ -143,6 +143,7 @@ typedef struct {
     char opk;           /* combine: S sum, X amx, N amn, U vTUOP2D (max) */
     int uc;             /* user MPI: 0 MPI_COMM_WORLD, 1 the grid's BLACS_GET 10 communicator */
     unsigned ldp;       /* LDA padding of each vpid, 3 bits each */
+    int rep;            /* p2p: the message sent (received) this many times in a row */
 } op_t;
 
 typedef struct {
@@ -248,6 +249,18 @@ static void gen_tr(op_t *o)
 }
 
 static int gen_ops_budget;
+
+/* a signal op: world rank a emits, b will wait (the ops array has room) */
+static int new_signal(prog_t *P, int made, int a, int b)
+{
+    op_t o;
+    memset(&o, 0, sizeof o);
+    o.id = made; o.kind = 'g'; o.g = -1; o.a = a; o.b = b; o.rd = -1; o.rcf = -1; o.top = '_';
+    o.type = 'D'; o.uplo = 'G'; o.diag = 'N'; o.scope = '-'; o.opk = 'S'; o.rep = 1;
+    P->ops[made] = o;
+    seq_push(P, a, made);
+    return made;
+}
 
 /* signals to p emitted and not yet waited for */
 static int sig_to(int nsig[MAXW][MAXW], int W, int p)
@@ -422,7 +435,15 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             if (!no) continue;
             int c = rint_(no), g = opts[c][0], s = opts[c][1];
             chan *cc = &ch[g][s][vpid_of(&P->gr[g], p)];
-            seq_push(P, p, cc->ids[cc->head++]);
+            int got = cc->ids[cc->head++];
+            seq_push(P, p, got);
+            /* "got it", outside MPI, to the sender: the sender that then
+             * waits for it outside MPI needs its message to move meanwhile */
+            int snd = P->gr[g].mem[s];
+            if (signals && snd != p && nsig[p][snd] < 8 && chance(35)) {
+                bsi[made] = -1;
+                sig[p][snd][nsig[p][snd]++] = new_signal(P, made++, p, snd);
+            }
         } else if (ev == 2 || (ev >= 30 && ev < 45)) { /* the receivers of a broadcast, together */
             int opts[64], no = 0;
             for (int k = 0; k < made && no < 64; k++) {
@@ -444,6 +465,15 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             int vs[MAXW], nv = scope_members(G, S->sc, S->idx, vs);
             for (int q = 0; q < nv; q++)
                 if (vs[q] != P->ops[k].a) { seq_push(P, G->mem[vs[q]], k); S->cur[G->mem[vs[q]]]++; }
+            /* receivers' "got it" to the source, outside MPI (as above) */
+            int src = G->mem[P->ops[k].a];
+            for (int q = 0; signals && q < nv; q++) {
+                int w = G->mem[vs[q]];
+                if (vs[q] == P->ops[k].a || nsig[w][src] == 8 || !chance(35)) continue;
+                if (made + 1 >= cap) break;
+                bsi[made] = -1;
+                sig[w][src][nsig[w][src]++] = new_signal(P, made++, w, src);
+            }
             bsi[k] = -1;
         } else if (signals && !draining && ev >= 45 && ev < 60 && sig_to(nsig, W, p) && chance(60)) {
             /* p waits outside MPI for a signal */
@@ -455,19 +485,13 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
         } else if (signals && !draining && ev >= 60 && ev < 75 && chance(40)) { /* p signals q outside MPI */
             int q = rint_(W - 1); if (q >= p) q++;
             if (nsig[p][q] == 8) continue;
-            op_t o;
-            memset(&o, 0, sizeof o);
-            o.id = made; o.kind = 'g'; o.g = -1; o.a = p; o.b = q; o.rd = -1; o.rcf = -1; o.top = '_';
-            o.type = 'D'; o.uplo = 'G'; o.diag = 'N'; o.scope = '-'; o.opk = 'S';
             bsi[made] = -1;
-            P->ops[made] = o;
-            seq_push(P, p, made);
-            sig[p][q][nsig[p][q]++] = made;
-            made++;
+            sig[p][q][nsig[p][q]++] = new_signal(P, made++, p, q);
         } else if (!draining) { /* a new operation started by p */
             op_t o;
             memset(&o, 0, sizeof o);
             o.id = made; o.rd = -1; o.rcf = -1; o.top = '_'; o.opk = 'S'; o.uplo = 'G'; o.diag = 'N'; o.scope = '-';
+            o.rep = 1;
             o.type = 'D';
             int gs[MAXG], ngs = 0;
             for (int g = 0; g < ng; g++) if (vpid_of(&P->gr[g], p) >= 0) gs[ngs++] = g;
@@ -492,6 +516,10 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
                     int d = rint_(G->np - 1); if (d >= v) d++;
                     o.kind = 'p'; o.a = v; o.b = d;
                     gen_shape(&o, !portable); gen_tr(&o);
+                    if (!portable && chance(6)) { /* a burst: many short messages in a row */
+                        o.rep = 40 + rint_(160);
+                        o.m = 1 + rint_(64); o.n = 1; o.uplo = 'G';
+                    }
                     chan *c = &ch[g][v][d];
                     if (c->n == c->cap) { c->cap = c->cap ? 2 * c->cap : 8; c->ids = realloc(c->ids, (size_t)c->cap * sizeof(int)); }
                     c->ids[c->n++] = made;
@@ -595,9 +623,9 @@ static void prog_write(const prog_t *P, FILE *f)
     for (int k = 0; k < P->nops; k++) {
         const op_t *o = &P->ops[k];
         if (o->id < 0) continue;
-        fprintf(f, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u\n", o->id, o->kind, o->g,
+        fprintf(f, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u %d\n", o->id, o->kind, o->g,
                 o->scope, o->top, o->type ? o->type : 'D', o->uplo, o->diag, o->m, o->n, o->a, o->b, o->rd,
-                o->rdq, o->rcf, o->m2, o->n2, o->opk, o->uc, o->ldp);
+                o->rdq, o->rcf, o->m2, o->n2, o->opk, o->uc, o->ldp, o->rep > 1 ? o->rep : 1);
     }
     for (int w = 0; w < P->W; w++) {
         fprintf(f, "seq %d", w);
@@ -647,9 +675,11 @@ static int prog_read(prog_t *P, FILE *f)
         } else if (!strcmp(w, "op")) {
             op_t o;
             memset(&o, 0, sizeof o);
-            if (sscanf(s, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u", &o.id, &o.kind, &o.g, &o.scope,
+            o.rep = 1; /* files of before bursts have 20 fields */
+            if (sscanf(s, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u %d", &o.id, &o.kind, &o.g, &o.scope,
                        &o.top, &o.type, &o.uplo, &o.diag, &o.m, &o.n, &o.a, &o.b, &o.rd, &o.rdq, &o.rcf, &o.m2, &o.n2,
-                       &o.opk, &o.uc, &o.ldp) != 20) return -1;
+                       &o.opk, &o.uc, &o.ldp, &o.rep) < 20) return -1;
+            if (o.rep < 1) o.rep = 1;
             if (o.id < 0 || o.id > 10000000) return -1;
             if (o.id >= cap) {
                 int nc = cap ? cap : 64;
@@ -873,6 +903,7 @@ static void describe(const prog_t *P, const op_t *o, int w, char *b, size_t n)
             if (o->uplo == 'G') snprintf(b, n, "op %d: C%cgerv2d(ctxt%d, %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->m, o->n, lda, vrow(G, o->a), vcol(G, o->a));
             else snprintf(b, n, "op %d: C%ctrrv2d(ctxt%d, \"%c\", \"%c\", %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->uplo, o->diag, o->m, o->n, lda, vrow(G, o->a), vcol(G, o->a));
         }
+        if (o->rep > 1) { size_t l = strlen(b); snprintf(b + l, n > l ? n - l : 0, ", %d times in a row", o->rep); }
         break;
     case 'b':
         if (v == o->a) {
@@ -988,8 +1019,10 @@ static void run_op(const prog_t *P, const op_t *o)
 #define BS_GE(x) C##x##gebs2d(ctxt, sc, top, o->m, o->n, A.a, lda)
 #define BS_TR(x) C##x##trbs2d(ctxt, sc, top, uplo, diag, o->m, o->n, A.a, lda)
             double t0 = mono();
-            if (o->kind == 'p') { if (o->uplo == 'G') { TSWITCH(o->type, SEND_GE) } else { TSWITCH(o->type, SEND_TR) } }
-            else { if (o->uplo == 'G') { TSWITCH(o->type, BS_GE) } else { TSWITCH(o->type, BS_TR) } }
+            for (int r = 0; r < (o->kind == 'p' ? o->rep : 1); r++) {
+                if (o->kind == 'p') { if (o->uplo == 'G') { TSWITCH(o->type, SEND_GE) } else { TSWITCH(o->type, SEND_TR) } }
+                else { if (o->uplo == 'G') { TSWITCH(o->type, BS_GE) } else { TSWITCH(o->type, BS_TR) } }
+            }
             double took = mono() - t0;
             nchecks++;
             if (took > STALL_S && !getenv("RANDPROG_NO_STALL"))
@@ -1003,10 +1036,13 @@ static void run_op(const prog_t *P, const op_t *o)
 #define RV_TR(x) C##x##trrv2d(ctxt, uplo, diag, o->m, o->n, A.a, lda, rs_, cs_)
 #define BR_GE(x) C##x##gebr2d(ctxt, sc, top, o->m, o->n, A.a, lda, rs_, cs_)
 #define BR_TR(x) C##x##trbr2d(ctxt, sc, top, uplo, diag, o->m, o->n, A.a, lda, rs_, cs_)
-            if (o->kind == 'p') { if (o->uplo == 'G') { TSWITCH(o->type, RV_GE) } else { TSWITCH(o->type, RV_TR) } }
-            else { if (o->uplo == 'G') { TSWITCH(o->type, BR_GE) } else { TSWITCH(o->type, BR_TR) } }
-            snprintf(what, sizeof what, "the received A of op %d", o->id);
-            gm_check(&A, o, ex_recv, &src, what);
+            for (int r = 0; r < (o->kind == 'p' ? o->rep : 1); r++) {
+                if (r) { gm_free(&A); gm_alloc(&A, o->type, o->m, o->n, lda); }
+                if (o->kind == 'p') { if (o->uplo == 'G') { TSWITCH(o->type, RV_GE) } else { TSWITCH(o->type, RV_TR) } }
+                else { if (o->uplo == 'G') { TSWITCH(o->type, BR_GE) } else { TSWITCH(o->type, BR_TR) } }
+                snprintf(what, sizeof what, "the received A of op %d (message %d)", o->id, r + 1);
+                gm_check(&A, o, ex_recv, &src, what);
+            }
         }
         gm_free(&A);
         break;
