@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE /* PTHREAD_MUTEX_RECURSIVE */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +36,11 @@
  * active buffers may not be complete, so the thread has work: set by
  * bi_buf_post, cleared by the thread when it finds the queue empty; both
  * under mu, so no post is ever missed. */
-static int shared;
+static int shared, made;
 static pthread_mutex_t mu;
 static pthread_cond_t wake;
-static int armed, sleeping, stopping;
+static int armed, sleeping;
+static atomic_int stopping;
 static unsigned posts, completed; /* buffers posted, sends seen complete */
 
 static inline void lock(void)
@@ -489,20 +491,24 @@ void bi_buf_freeall(int wait, const char *routine)
 /* ---- the progress thread's side (progress.c) ---------------------------- */
 void bi_buf_share(int on)
 {
-    if (on && !shared) {
+    /* made once and never destroyed: the job may end (an error, exit)
+     * while the main thread holds mu */
+    if (on && !made) {
         pthread_mutexattr_t a;
         pthread_mutexattr_init(&a);
         pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
         pthread_mutex_init(&mu, &a);
         pthread_mutexattr_destroy(&a);
         pthread_cond_init(&wake, NULL);
+        made = 1;
+    }
+    if (on && !shared) {
         armed = head != NULL;
-        stopping = sleeping = 0;
+        sleeping = 0;
+        atomic_store(&stopping, 0);
         shared = 1;
-    } else if (!on && shared) {
+    } else if (!on) {
         shared = 0;
-        pthread_cond_destroy(&wake);
-        pthread_mutex_destroy(&mu);
     }
 }
 
@@ -527,7 +533,13 @@ int bi_buf_progress(unsigned *events)
 
 int bi_buf_progress_wait(double seconds)
 {
-    pthread_mutex_lock(&mu);
+    /* never blocked on mu: the main thread may hold it while the job ends
+     * (an error), and then waits for this thread to stop */
+    while (pthread_mutex_trylock(&mu)) {
+        if (atomic_load(&stopping)) return -1;
+        struct timespec t = {0, 100000};
+        nanosleep(&t, NULL);
+    }
     if (!armed && !stopping && seconds > 0) {
         struct timespec t;
         clock_gettime(CLOCK_REALTIME, &t);
@@ -545,8 +557,8 @@ int bi_buf_progress_wait(double seconds)
 
 void bi_buf_progress_stop(int stop)
 {
-    pthread_mutex_lock(&mu);
-    stopping = stop;
+    atomic_store(&stopping, stop);
+    pthread_mutex_lock(&mu); /* recursive: the main thread may hold it already */
     pthread_cond_signal(&wake);
     pthread_mutex_unlock(&mu);
 }
