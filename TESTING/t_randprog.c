@@ -250,6 +250,10 @@ static void gen_tr(op_t *o)
 
 static int gen_ops_budget;
 
+/* how many times the op being run (described) came before in this
+ * process's sequence: a send to oneself comes twice, send then receive */
+static int op_pass;
+
 /* a signal op: world rank a emits, b will wait (the ops array has room) */
 static int new_signal(prog_t *P, int made, int a, int b)
 {
@@ -514,6 +518,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
                 if (ev < 60) { /* point-to-point send */
                     if (G->np < 2) continue;
                     int d = rint_(G->np - 1); if (d >= v) d++;
+                    if (!portable && chance(5)) d = v; /* to oneself: received later, by the same process */
                     o.kind = 'p'; o.a = v; o.b = d;
                     gen_shape(&o, !portable); gen_tr(&o);
                     if (!portable && chance(6)) { /* a burst: many short messages in a row */
@@ -896,7 +901,7 @@ static void describe(const prog_t *P, const op_t *o, int w, char *b, size_t n)
     int lda = lda_of(o, v < 0 ? 0 : v, o->m);
     switch (o->kind) {
     case 'p':
-        if (v == o->a) {
+        if (v == o->a && !(o->a == o->b && op_pass > 0)) {
             if (o->uplo == 'G') snprintf(b, n, "op %d: C%cgesd2d(ctxt%d, %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->m, o->n, lda, vrow(G, o->b), vcol(G, o->b));
             else snprintf(b, n, "op %d: C%ctrsd2d(ctxt%d, \"%c\", \"%c\", %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->uplo, o->diag, o->m, o->n, lda, vrow(G, o->b), vcol(G, o->b));
         } else {
@@ -1010,7 +1015,7 @@ static void run_op(const prog_t *P, const op_t *o)
     case 'b': {
         int src = o->a;
         gm_alloc(&A, o->type, o->m, o->n, lda);
-        if (v == src) {
+        if (v == src && !(o->kind == 'p' && o->a == o->b && op_pass > 0)) {
             fill_source(&A, o, src);
             int rd = o->kind == 'p' ? vrow(G, o->b) : 0, cd = o->kind == 'p' ? vcol(G, o->b) : 0;
             (void)rd, (void)cd;
@@ -1261,6 +1266,8 @@ static int run_program(const prog_t *P)
             continue;
         }
         if (t >= P->nops || P->ops[t].id != t) continue;
+        op_pass = 0;
+        for (int j = 0; j < k; j++) op_pass += P->seq[me][j] == t;
         run_op(P, &P->ops[t]);
     }
     snprintf(where, sizeof where, "leaving the grids");
@@ -1391,7 +1398,11 @@ static void emit(const prog_t *P, const char *path)
             int t = P->seq[w][k];
             char b[400];
             if (t < 0) snprintf(b, sizeof b, "usleep(%d)", -t);
-            else describe(P, &P->ops[t], w, b, sizeof b);
+            else {
+                op_pass = 0;
+                for (int j = 0; j < k; j++) op_pass += P->seq[w][j] == t;
+                describe(P, &P->ops[t], w, b, sizeof b);
+            }
             printf(" *   %s\n", b);
         }
     }
