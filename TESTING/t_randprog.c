@@ -144,6 +144,7 @@ typedef struct {
     int uc;             /* user MPI: 0 MPI_COMM_WORLD, 1 the grid's BLACS_GET 10 communicator */
     unsigned ldp;       /* LDA padding of each vpid, 3 bits each */
     int rep;            /* p2p: the message sent (received) this many times in a row */
+    int wild;           /* p2p receive: 1 RSRC = -1, 2 CSRC = -1, 3 both (a wildcard) */
 } op_t;
 
 typedef struct {
@@ -593,6 +594,27 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
     }
     free(bsi);
     P->nops = made;
+    /* wildcard receives (LAWN 73 7.1.2), where nothing else can match: no
+     * other process of the allowed row, column or grid ever sends to the
+     * receiver on that grid (point to point or Cdsendrecv), since a
+     * locally-blocking send may run ahead of the order above */
+    for (int k = 0; !portable && k < made; k++) {
+        op_t *o = &P->ops[k];
+        if (o->kind != 'p' || o->a == o->b || !chance(30)) continue;
+        const grid_t *G = &P->gr[o->g];
+        int w = 1 + rint_(3), ok = 1;
+        for (int j = 0; j < made && ok; j++) {
+            const op_t *x = &P->ops[j];
+            if (x->g != o->g || (x->kind != 'p' && x->kind != 's')) continue;
+            int from[2] = {x->a, x->b}, to[2] = {x->b, x->a};
+            for (int e = 0; e < (x->kind == 's' ? 2 : 1); e++) {
+                if (to[e] != o->b || from[e] == o->a) continue;
+                int f = from[e];
+                if ((w == 1 && vcol(G, f) == vcol(G, o->a)) || (w == 2 && vrow(G, f) == vrow(G, o->a)) || w == 3) ok = 0;
+            }
+        }
+        if (ok) o->wild = w;
+    }
     if (!portable && chance(15)) { /* a cap on send buffers that the program's sends fit in */
         double tot = 0;
         for (int k = 0; k < made; k++) {
@@ -628,9 +650,9 @@ static void prog_write(const prog_t *P, FILE *f)
     for (int k = 0; k < P->nops; k++) {
         const op_t *o = &P->ops[k];
         if (o->id < 0) continue;
-        fprintf(f, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u %d\n", o->id, o->kind, o->g,
+        fprintf(f, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u %d %d\n", o->id, o->kind, o->g,
                 o->scope, o->top, o->type ? o->type : 'D', o->uplo, o->diag, o->m, o->n, o->a, o->b, o->rd,
-                o->rdq, o->rcf, o->m2, o->n2, o->opk, o->uc, o->ldp, o->rep > 1 ? o->rep : 1);
+                o->rdq, o->rcf, o->m2, o->n2, o->opk, o->uc, o->ldp, o->rep > 1 ? o->rep : 1, o->wild);
     }
     for (int w = 0; w < P->W; w++) {
         fprintf(f, "seq %d", w);
@@ -680,10 +702,10 @@ static int prog_read(prog_t *P, FILE *f)
         } else if (!strcmp(w, "op")) {
             op_t o;
             memset(&o, 0, sizeof o);
-            o.rep = 1; /* files of before bursts have 20 fields */
-            if (sscanf(s, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u %d", &o.id, &o.kind, &o.g, &o.scope,
+            o.rep = 1; /* files of before bursts and wildcards have 20 fields */
+            if (sscanf(s, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u %d %d", &o.id, &o.kind, &o.g, &o.scope,
                        &o.top, &o.type, &o.uplo, &o.diag, &o.m, &o.n, &o.a, &o.b, &o.rd, &o.rdq, &o.rcf, &o.m2, &o.n2,
-                       &o.opk, &o.uc, &o.ldp, &o.rep) < 20) return -1;
+                       &o.opk, &o.uc, &o.ldp, &o.rep, &o.wild) < 20) return -1;
             if (o.rep < 1) o.rep = 1;
             if (o.id < 0 || o.id > 10000000) return -1;
             if (o.id >= cap) {
@@ -905,8 +927,9 @@ static void describe(const prog_t *P, const op_t *o, int w, char *b, size_t n)
             if (o->uplo == 'G') snprintf(b, n, "op %d: C%cgesd2d(ctxt%d, %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->m, o->n, lda, vrow(G, o->b), vcol(G, o->b));
             else snprintf(b, n, "op %d: C%ctrsd2d(ctxt%d, \"%c\", \"%c\", %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->uplo, o->diag, o->m, o->n, lda, vrow(G, o->b), vcol(G, o->b));
         } else {
-            if (o->uplo == 'G') snprintf(b, n, "op %d: C%cgerv2d(ctxt%d, %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->m, o->n, lda, vrow(G, o->a), vcol(G, o->a));
-            else snprintf(b, n, "op %d: C%ctrrv2d(ctxt%d, \"%c\", \"%c\", %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->uplo, o->diag, o->m, o->n, lda, vrow(G, o->a), vcol(G, o->a));
+            int rs_ = o->wild & 1 ? -1 : vrow(G, o->a), cs_ = o->wild & 2 ? -1 : vcol(G, o->a);
+            if (o->uplo == 'G') snprintf(b, n, "op %d: C%cgerv2d(ctxt%d, %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->m, o->n, lda, rs_, cs_);
+            else snprintf(b, n, "op %d: C%ctrrv2d(ctxt%d, \"%c\", \"%c\", %d, %d, A, %d, %d, %d)", o->id, lc(o->type), o->g, o->uplo, o->diag, o->m, o->n, lda, rs_, cs_);
         }
         if (o->rep > 1) { size_t l = strlen(b); snprintf(b + l, n > l ? n - l : 0, ", %d times in a row", o->rep); }
         break;
@@ -1036,7 +1059,8 @@ static void run_op(const prog_t *P, const op_t *o)
             snprintf(what, sizeof what, "the source's A after op %d", o->id);
             gm_check(&A, o, ex_source, &src, what);
         } else {
-            int rs_ = vrow(G, src), cs_ = vcol(G, src);
+            int rs_ = o->kind == 'p' && (o->wild & 1) ? -1 : vrow(G, src),
+                cs_ = o->kind == 'p' && (o->wild & 2) ? -1 : vcol(G, src);
 #define RV_GE(x) C##x##gerv2d(ctxt, o->m, o->n, A.a, lda, rs_, cs_)
 #define RV_TR(x) C##x##trrv2d(ctxt, uplo, diag, o->m, o->n, A.a, lda, rs_, cs_)
 #define BR_GE(x) C##x##gebr2d(ctxt, sc, top, o->m, o->n, A.a, lda, rs_, cs_)
@@ -1047,6 +1071,16 @@ static void run_op(const prog_t *P, const op_t *o)
                 else { if (o->uplo == 'G') { TSWITCH(o->type, BR_GE) } else { TSWITCH(o->type, BR_TR) } }
                 snprintf(what, sizeof what, "the received A of op %d (message %d)", o->id, r + 1);
                 gm_check(&A, o, ex_recv, &src, what);
+#ifndef RP_REFERENCE
+                if (o->kind == 'p' && o->wild) { /* who sent, says the library */
+                    blacs_int lr = -9, lc = -9;
+                    Cblacs_lastsrc(ctxt, &lr, &lc);
+                    nchecks++;
+                    if (lr != vrow(G, src) || lc != vcol(G, src))
+                        fail("op %d: Cblacs_lastsrc says {%ld,%ld} after a wildcard receive from {%d,%d}", o->id,
+                             (long)lr, (long)lc, vrow(G, src), vcol(G, src));
+                }
+#endif
             }
         }
         gm_free(&A);
