@@ -90,6 +90,7 @@ RP_PROTOS(s, float)
 RP_PROTOS(d, double)
 RP_PROTOS(c, float)
 RP_PROTOS(z, double)
+void Cblacs_freebuff(int, int);
 #else
 #include "blacs.h"
 #endif
@@ -232,7 +233,10 @@ static void gen_shape(op_t *o, int big_ok)
     if (r < 10) { o->m = rint_(2); o->n = rint_(3); }            /* empty and tiny */
     else if (r < 65) { o->m = 1 + rint_(9); o->n = 1 + rint_(5); }
     else if (r < 88) { o->m = 5 + rint_(120); o->n = 1 + rint_(12); }
-    else if (big_ok && r < 96) { o->m = 2000 + rint_(26000); o->n = 1; } /* a long vector, past a piece */
+    else if (big_ok && r < 96) { /* a long vector, past a piece; now and then 1-4 MB */
+        o->m = 2000 + rint_(26000); o->n = 1;
+        if (chance(12)) o->m = 131072 + rint_(393216);
+    }
     else if (big_ok) { o->m = 100 + rint_(250); o->n = 10 + rint_(40); }
     else { o->m = 1 + rint_(40); o->n = 1 + rint_(4); }
     o->ldp = 0;
@@ -480,6 +484,26 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
                 sig[w][src][nsig[w][src]++] = new_signal(P, made++, w, src);
             }
             bsi[k] = -1;
+        } else if (!draining && ev == 3 && chance(50)) { /* BLACS_FREEBUFF by p on one of its grids */
+            int gs[MAXG], ngs = 0;
+            for (int g = 0; g < ng; g++) if (vpid_of(&P->gr[g], p) >= 0) gs[ngs++] = g;
+            if (!ngs) continue;
+            int g = gs[rint_(ngs)], v = vpid_of(&P->gr[g], p), wait = chance(50);
+            /* WAIT = 1 waits until p's sends are received: only once every
+             * message and broadcast p sent, on any grid, has been */
+            for (int gg = 0; wait && gg < ng; gg++) {
+                int vv = vpid_of(&P->gr[gg], p);
+                for (int d = 0; vv >= 0 && d < MAXW; d++) if (ch[gg][vv][d].head < ch[gg][vv][d].n) wait = 0;
+            }
+            for (int k = 0; wait && k < made; k++)
+                if (bsi[k] >= 0 && P->ops[k].kind == 'b' && P->gr[P->ops[k].g].mem[P->ops[k].a] == p) wait = 0;
+            op_t o;
+            memset(&o, 0, sizeof o);
+            o.id = made; o.kind = 'f'; o.g = g; o.a = v; o.b = v; o.rd = wait; o.rcf = -1; o.top = '_';
+            o.type = 'D'; o.uplo = 'G'; o.diag = 'N'; o.scope = '-'; o.opk = 'S'; o.rep = 1;
+            bsi[made] = -1;
+            P->ops[made++] = o;
+            seq_push(P, p, o.id);
         } else if (signals && !draining && ev >= 45 && ev < 60 && sig_to(nsig, W, p) && chance(60)) {
             /* p waits outside MPI for a signal */
             int from[MAXW], nf = 0;
@@ -958,6 +982,7 @@ static void describe(const prog_t *P, const op_t *o, int w, char *b, size_t n)
         break;
     }
     case 'r': snprintf(b, n, "op %d: Cblacs_barrier(ctxt%d, \"%s\")", o->id, o->g, scname(o->scope)); break;
+    case 'f': snprintf(b, n, "op %d: Cblacs_freebuff(ctxt%d, %d)", o->id, o->g, o->rd); break;
     case 'g':
         if (w == o->a) snprintf(b, n, "op %d: signal rank %d outside MPI (create a file)", o->id, o->b);
         else snprintf(b, n, "op %d: wait outside MPI for the signal of rank %d (a file)", o->id, o->a);
@@ -1053,7 +1078,12 @@ static void run_op(const prog_t *P, const op_t *o)
             }
             double took = mono() - t0;
             nchecks++;
-            if (took > STALL_S && !getenv("RANDPROG_NO_STALL"))
+            /* a tiny BLACS_PIPE_SEGMENT (24 bytes) makes a ring's source post
+             * thousands of sends: its own work, 50 us each at most here */
+            const char *seg = getenv("BLACS_PIPE_SEGMENT");
+            double stall = STALL_S + (seg && atof(seg) > 0 && o->kind == 'b'
+                                          ? 50e-6 * (double)o->m * o->n * esz(o->type) / atof(seg) : 0);
+            if (took > stall && !getenv("RANDPROG_NO_STALL"))
                 fail("op %d: the %s took %.3f s: it waited for a receiver (locally blocking: it may not)", o->id,
                      o->kind == 'p' ? "send" : "broadcast source", took);
             snprintf(what, sizeof what, "the source's A after op %d", o->id);
@@ -1172,6 +1202,9 @@ static void run_op(const prog_t *P, const op_t *o)
         Cblacs_barrier(ctxt, sc);
         break;
     }
+    case 'f':
+        Cblacs_freebuff(ctxt, o->rd);
+        break;
     case 'g': { /* a signal outside MPI: a file; its wait never calls MPI */
         char f[300];
         snprintf(f, sizeof f, "%s/s%d", sigdir, o->id);
