@@ -38,7 +38,9 @@
 
 #define DEADLINE 20.0 /* s: a signal later than this is a hang */
 #define LATE 0.2      /* s: how late the receivers come */
-#define STALL 0.1     /* s: a send or source call longer than this waited */
+/* s: a send or source call longer than this waited (under valgrind, whose
+ * runner sets VALGRIND, everything is some 50 times slower) */
+#define STALL (getenv("VALGRIND") ? 5.0 : 0.1)
 
 static char dir[256];
 static blacs_int ctxt, nprow, npcol, myrow, mycol;
@@ -126,7 +128,7 @@ static void sends(long k, blacs_int m)
                 a[0] = -1; /* A may be reused at once */
             }
             double t = now() - t0;
-            TU_CHECK(t < STALL + 1e-5 * (double)k,
+            TU_CHECK(t < STALL * (1 + 0.1 * (double)k / 100),
                      "%ld sends of %ld doubles took %.3f s while the receiver was %s", k, (long)m, t,
                      busy ? "computing" : "outside MPI");
             if (!busy) signal_to(1, "sent");
