@@ -153,60 +153,6 @@ static MPI_Datatype hdr_type(const bi_op *op, int k, size_t bytes)
     return *t;
 }
 
-/* Short sums where the element type holds their header exactly: MPI's own
- * MPI_SUM on the items' type, with the count checked by two elements in
- * front, the count and its square.  Summed over the np processes they are
- * np c and np c^2 for this process's count c exactly when every count is c
- * (the counts' variance is then 0), so each process that gets the result
- * checks it against its own count, at the cost of two elements more: the
- * user operation on a padded element (below) cost 1.5-1.6 times
- * MPI_Allreduce at one double (make bench), MPI_SUM on three doubles the
- * same as on one.  Exact while np c^2 fits the type's mantissa (2^53,
- * 2^24) or int; larger ones take the padded element.  Counts that differ
- * so that a message is cut are MPI's truncation error, named by BI_MPI. */
-static double elem_get(const char *p, int type)
-{
-    switch (type) {
-    case BI_I: { Int v; memcpy(&v, p, sizeof v); return (double)v; }
-    case BI_S: case BI_C: { float v; memcpy(&v, p, sizeof v); return (double)v; }
-    default: { double v; memcpy(&v, p, sizeof v); return v; }
-    }
-}
-
-static void elem_put(char *p, size_t isize, int type, double x)
-{
-    memset(p, 0, isize); /* a complex element's imaginary part: 0 */
-    if (type == BI_I) { Int v = (Int)x; memcpy(p, &v, sizeof v); }
-    else if (type == BI_S || type == BI_C) { float v = (float)x; memcpy(p, &v, sizeof v); }
-    else memcpy(p, &x, sizeof x);
-}
-
-static int sum_exact(const bi_coll *c)
-{
-    if (c->op->kind != BI_SUM || c->op->owners) return 0;
-    const double sq = (double)c->np * (double)c->count * (double)c->count;
-    const int t = c->op->type;
-    return sq < (t == BI_I ? 0x1p31 : t == BI_S || t == BI_C ? 0x1p24 : 0x1p53);
-}
-
-static void sum_short(bi_coll *c, MPI_Comm comm, int all, int lands)
-{
-    const size_t es = c->isize, nb = (c->count + 2) * es;
-    const int t = c->op->type;
-    bi_buf *w = bi_buf_scratch(all || !lands ? nb : 2 * nb);
-    char *sb = w->data, *rb = all ? sb : lands ? sb + nb : NULL;
-    const double n = (double)c->count;
-    elem_put(sb, es, t, n);
-    elem_put(sb + es, es, t, n * n);
-    if (c->count) memcpy(sb + 2 * es, c->buf, c->count * es);
-    bi_reduce(c, comm, all, sb, rb, (int)(c->count + 2), bi_mpitype(t), MPI_SUM);
-    if (lands) {
-        if (elem_get(rb, t) != c->np * n || elem_get(rb + es, t) != c->np * n * n) mismatch(-1);
-        if (c->count) memcpy(c->buf, rb + 2 * es, c->count * es);
-    }
-    bi_buf_release(w);
-}
-
 void bi_comb_mpi(bi_coll *c)
 {
     MPI_Comm comm = bi_scope_comm(c->sc);
@@ -215,10 +161,6 @@ void bi_comb_mpi(bi_coll *c)
     /* not MPI_IN_PLACE at a root: MPICH 4.0.2 crashes in MPI_Reduce with
      * an in-place root on sub-communicators from about 1000 doubles on;
      * so the root receives into a second buffer */
-    if (nb <= BI_HDR_MAX && sum_exact(c)) {
-        sum_short(c, comm, all, lands);
-        return;
-    }
     if (nb <= BI_HDR_MAX) {
         size_t pb;
         const int k = size_class(nb, &pb);
