@@ -100,7 +100,11 @@ static MPI_Op user_op(MPI_Op *o, MPI_User_function *fn)
     return *o;
 }
 
-/* The one element of a short vector is padded to a size class: 16, 32, 48,
+/* One element, not the items: MPICH 4.0.2's MPI_Allreduce takes 0.74 us
+ * for one element on 2 ranks here and 1.5 us for two or more (MPI_SUM on 3
+ * doubles, the count and its square in front of one item, made DGSUM2D
+ * 2.2 times MPI_Allreduce at one double, against 1.5 with this element).
+ * The one element of a short vector is padded to a size class: 16, 32, 48,
  * 64 bytes of items, then four classes an octave (5/4, 6/4, 7/4 and 8/4 of
  * a power of two) up to BI_HDR_MAX, so at most a quarter more bytes travel
  * and 45 classes cover every size.  Each (operation, class) pair gets its
