@@ -113,13 +113,12 @@ void bi_init(void)
 {
     if (bi_g.initialized) return;
     int up = 0;
+    const int progress = bi_env_number("BLACS_PROGRESS", 1, 0, 1, BI_ENV_INT) != 0;
     BI_MPI_IN(MPI_Initialized(&up), "MPI_Initialized", -1, "BLACS_PINFO");
     if (!up) {
         /* MPI_THREAD_MULTIPLE for the progress thread (progress.c), unless
          * BLACS_PROGRESS=0; MPI may give less, and then there is none */
-        int want = bi_env_number("BLACS_PROGRESS", 1, 0, 1, BI_ENV_INT) != 0 ? MPI_THREAD_MULTIPLE
-                                                                              : MPI_THREAD_SINGLE,
-            got = 0;
+        int want = progress ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, got = 0;
         BI_MPI_IN(MPI_Init_thread(NULL, NULL, want, &got), "MPI_Init_thread", -1, "BLACS_PINFO");
         bi_g.we_init_mpi = 1;
     }
@@ -169,7 +168,7 @@ void bi_init(void)
     bi_g.initialized = 1;
     at_finalize_hook();
     bi_watch_start(bi_g.wait_warn);
-    bi_progress_start();
+    if (progress) bi_progress_start();
 }
 
 bi_ctx *bi_ctx_find(Int h)

@@ -198,7 +198,7 @@ void bi_watch_stop(void);            /* joins it; bi_watch_start may follow */
 /* ---- the progress thread (progress.c): moves the buffered sends while the
  * program computes outside MPI; started by bi_init when MPI gives
  * MPI_THREAD_MULTIPLE and BLACS_PROGRESS is not 0 (never under SMPI) */
-void bi_progress_start(void);
+void bi_progress_start(void);         /* BLACS_PROGRESS read by bi_init */
 void bi_progress_stop(void);         /* joins it; bi_progress_start may follow */
 int bi_progress_running(void);
 

@@ -262,7 +262,7 @@ static size_t probe_count(bi_ctx *c, int src, int tag, MPI_Datatype el, size_t b
  * a sender whose receiver computes stalled for the whole computation, and
  * one whose receiver waited for a signal from it outside MPI hung.  The copy
  * of a short message costs a few nanoseconds; what the buffered path costs
- * beyond MPI_Send is its bookkeeping (make bench: TIMING/README).
+ * beyond MPI_Send is its bookkeeping (make bench: README).
  * BLACS_EAGER_DIRECT is refused unless 0 (context.c, bi_init). */
 
 /* The send's head (up to MPI_Isend) is on the critical path of every

@@ -116,7 +116,7 @@ void bi_progress_start(void)
 #ifdef SMPI_H
     return;
 #endif
-    if (running || bi_env_number("BLACS_PROGRESS", 1, 0, 1, BI_ENV_INT) == 0) return;
+    if (running) return; /* BLACS_PROGRESS=0: bi_init does not call this */
     int level = MPI_THREAD_SINGLE;
     BI_MPI_IN(MPI_Query_thread(&level), "MPI_Query_thread", -1, "BLACS_PINFO");
     if (level != MPI_THREAD_MULTIPLE) return;
