@@ -1,20 +1,31 @@
-# BLACS on MPI -- top-level GNU Makefile.
+# BLACS on MPI -- top-level GNU Makefile.  `make help` prints the targets.
 #
 #   make                    LIB/libblacs.a and LIB/libblacs.so
 #   make test               the whole test suite (ends with "N passed, M failed")
 #   make test-full          larger decks, 6 and 8 ranks
+#   make test-valgrind      the 2-rank suite under valgrind memcheck
 #   make INTSIZE=8 ...      ILP64 build (Fortran INTEGER*8, 64-bit BLACS integers)
 #   make SANITIZE=1 ...     AddressSanitizer + UndefinedBehaviorSanitizer build
-#   make test-valgrind      2-rank suite under valgrind memcheck
+#   make fuzz               the random-program tester for FUZZ_SECONDS (doc/testing.md)
 #   make example            the paper's example program (appendix A) on 4 ranks
-#   make timing, make bench the timing survey (TIMING/), the side-by-side benchmark
-#   make bench-hosts        the same table across two hosts of the network test bed (TCP)
+#   make example94          the same program against the 1994 interface
+#   make check-scalapack    PDGESV and PDPOTRF from Debian's ScaLAPACK on this BLACS
+#   make install-check      install into a temporary prefix, then build and run a client
+#   make cluster-test       the netlib tester across hosts of a network test bed
+#   make cluster-faults     faults across hosts (a process killed, a link cut)
+#   make timing             the timing survey (TIMING/README)
+#   make bench              the side-by-side benchmark: ours, MPI, the reference, MKL
+#   make bench-hosts        the same table across two hosts of the test bed (TCP)
 #   make calibrate          the machine model as BLACS_* settings (calibrate-hosts: over TCP)
-#   make timing-hosts       the survey on 4 hosts of the test bed: topologies against models, 'A' against the best
+#   make timing-hosts       the survey on 4 hosts of the test bed
 #   make simulate           SimGrid SMPI experiments and the 1,024-rank correctness run
-#   make bench-models       every topology against its own cost model in SMPI (p = 16, 64, 256)
+#   make bench-models       every topology against its own cost model in SMPI
 #   make bench-scalapack SCALAPACK_SRC=...  Reference ScaLAPACK in SMPI: its BLACS against ours
-#   make install PREFIX=/usr/local
+#   make man                the section-3 man pages, into build/man/man3
+#   make settings-doc       doc/settings.md from the table of settings (SRC/settings.def)
+#   make install PREFIX=/usr/local   libraries, blacs.h, blacs.pc and the man pages
+#   make clean              remove build/, LIB/ and TIMING/out
+#   make help               this list
 #
 # MPICH is used by default (mpicc.mpich etc. when they exist); override with
 # make MPICC=... MPIF77=... MPIEXEC=...
@@ -77,7 +88,11 @@ $(CONFIG): INSTALL/configure.sh INSTALL/probe.c INSTALL/fprobe.f
 	@mkdir -p $(B)
 	sh INSTALL/configure.sh $@ "$(MPICC)" "$(MPIF77)" "$(FINT)"
 
-$(B)/obj/%.o: %.c $(CONFIG) $(wildcard SRC/*.h) $(wildcard TESTING/*.h)
+# the library's objects see SRC/ and the build's configuration only
+$(B)/obj/%.o: %.c $(CONFIG) $(wildcard SRC/*.h) SRC/settings.def
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALLCFLAGS) -c -o $@ $<
+$(B)/obj/TESTING/%.o: TESTING/%.c $(CONFIG) $(wildcard SRC/*.h) SRC/settings.def $(wildcard TESTING/*.h)
 	@mkdir -p $(dir $@)
 	$(MPICC) $(ALLCFLAGS) -ITESTING -c -o $@ $<
 
@@ -101,6 +116,20 @@ $(LIBDIR)/libblacs.so: $(LIBOBJ)
 -include TIMING/scalapack.mk
 -include TESTING/cluster/cluster.mk
 -include TESTING/cluster/faults.mk
+-include doc/man/man.mk
+
+# doc/settings.md, generated from the table of settings (SRC/settings.def)
+# by a small program of the build machine; the test settings_doc compares
+build/settings_doc: INSTALL/settings_doc.c SRC/settings.def
+	@mkdir -p build
+	$(or $(HOSTCC),cc) -std=c11 -O1 -Wall -Wextra -ISRC -o $@ INSTALL/settings_doc.c
+.PHONY: settings-doc help
+settings-doc: build/settings_doc
+	build/settings_doc > doc/settings.md
+tests: build/settings_doc
+
+help:
+	@sed -n 's/^#   make /make /p' Makefile
 
 tests: lib $(TBINS) $(XTRA_BINS)
 
@@ -140,7 +169,7 @@ test-full: tests
 test-valgrind: tests
 	$(RUNENV) VALGRIND=1 bash TESTING/run_tests.sh TESTING/tests.d/*.list TESTING/tests.valgrind/*.list
 
-install: lib lib94
+install: lib lib94 $(if $(wildcard doc/man/man.mk),install-man)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 $(LIBDIR)/libblacs.a $(LIBDIR)/libblacs94.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBDIR)/libblacs.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/

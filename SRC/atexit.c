@@ -1,6 +1,6 @@
 /*
  * atexit.c -- the cleanups BLACS_EXIT runs (or MPI_Finalize without it,
- * context.c): the MPI objects the library keeps (datatypes, operations,
+ * init.c): the MPI objects the library keeps (datatypes, operations,
  * keyvals), each registered once by the file that made it.  In the ground
  * layer, so that any file may register without calling up.
  */

@@ -1,22 +1,13 @@
 /*
  * base.h -- the ground layer, below everything else in SRC/: the integer
  * type, errors and warnings (error.c, with the texts that name a call or a
- * wait), numeric BLACS_* variables (env.c), the process-wide state
- * (global.c) and the cleanups BLACS_EXIT runs (atexit.c).  Nothing here
- * calls any other file of the library.
+ * wait), the BLACS_* environment variables (settings.def, env.c), the
+ * process-wide state (global.c) and the cleanups BLACS_EXIT runs
+ * (atexit.c).  Nothing here calls any other file of the library.
  *
- * The layers of SRC/, each calling only those below it (TESTING/layers.sh
- * checks this on the objects' symbol references):
- *   entry points   entry_*.c, sendrecv.c, support.c, FORTRAN/   (bi.h)
- *   dispatchers    bcast.c, combine.c, p2p.c                    (bi.h)
- *   selection      plan.c: the plan of one call                 (plan.h)
- *                  topology.c: the TOP table, parameters, 'A'   (topology.h)
- *   algorithms     bcast_*.c, comb_*.c                          (topo_algs.h, comb.h)
- *   core           debug.c, context.c, stats.c, check.c, transport.c, wait.c,
- *                  msgid.c, buffer.c, ops.c, optype.c, shape.c, typekeep.c,
- *                  count.c, watch.c, progress.c                 (core.h)
- *   models         model_bcast.c, model_comb.c, machine.c       (model.h)
- *   ground         error.c, env.c, global.c, atexit.c           (base.h)
+ * The layers of SRC/ and FORTRAN/, each calling only those below it, are
+ * listed once, in SRC/layers.txt; TESTING/layers.sh checks the objects
+ * against it.
  */
 #ifndef BI_BASE_H
 #define BI_BASE_H
@@ -84,12 +75,35 @@ BI_NORETURN void bi_mpi_fail(int rc, const char *call, Int ctxt, const char *rou
 BI_NORETURN void bi_count_mismatch(const char *op, size_t here, long long other,
                                    const char *where, const char *must);
 
-/* ---- numeric BLACS_* environment variables (env.c) ------------------------
- * the value of name: def when unset or empty; a BLACS error naming the
- * variable unless it is one number within [lo, hi] (whole with BI_ENV_INT;
- * with BI_ENV_SIZE a k, M or G suffix multiplies by 2^10, 2^20, 2^30) */
-enum { BI_ENV_INT = 1, BI_ENV_SIZE = 2 };
-double bi_env_number(const char *name, double def, double lo, double hi, int flags);
+/* ---- BLACS_* environment variables (settings.def, env.c) -----------------
+ * One table describes them all; these read one by its id, BI_SET_<NAME>.
+ * Numbers: the value, or the table's default (def for the derived ones)
+ * when unset or empty; a BLACS error naming the variable unless it is one
+ * number within the table's range (whole for INT; k, M or G suffix for
+ * SIZE).  Text: NULL when unset.  Flag: set to anything but "" or "0".
+ * Choice: the position of its word (0 when unset or empty). */
+enum { BI_SK_NUM, BI_SK_INT, BI_SK_SIZE, BI_SK_FLAG, BI_SK_TEXT, BI_SK_CHOICE };
+enum { BI_AG_FREE, BI_AG_EQUAL, BI_AG_LEVEL3, BI_AG_AGREED };
+enum {
+#define BI_SETTING(name, ...) BI_SET_##name,
+#include "settings.def"
+#undef BI_SETTING
+    BI_NSETTINGS
+};
+typedef struct {
+    const char *name;     /* "BLACS_DEBUG" */
+    int kind;             /* BI_SK_* */
+    double def, lo, hi;   /* numeric kinds: default (NAN: derived), range */
+    int agree;            /* BI_AG_*: across a grid's processes (agree.c) */
+    const char *defdoc, *doc;
+} bi_setting;
+extern const bi_setting bi_settings[BI_NSETTINGS];
+double bi_env_num(int id);
+double bi_env_num_or(int id, double def);
+const char *bi_env_text(int id);
+int bi_env_flag(int id);
+int bi_env_choice(int id);
+void bi_settings_print(const char *header);
 
 /* ---- global state (global.c) --------------------------------------------- */
 extern struct bi_global {
@@ -107,11 +121,11 @@ extern struct bi_global {
     int p2p_sched;         /* BLACS_P2P_SCHEDULE: 0 auto, 1 every peer on this node, 2 every peer across a network */
     uint64_t node_key;     /* this process's node: hash of MPI_Get_processor_name */
     double wait_warn;      /* BLACS_WAIT_WARN: seconds before a wait is reported (watch.c) */
-    int ctx_hwm;           /* most grids ever alive at once (context.c; BLACS_STATS) */
+    int ctx_hwm;           /* most grids ever alive at once (grid.c; BLACS_STATS) */
 } bi_g;
 
 /* the call in progress and the last one completed (global.c; written by
- * debug.c's bi_enter/bi_leave, read by errors and hang reports) */
+ * entry_debug.c's bi_enter/bi_leave, read by errors and hang reports) */
 typedef struct {
     const char *routine;
     Int ctxt;
@@ -124,7 +138,7 @@ typedef struct {
 } bi_call;
 extern bi_call bi_cur, bi_last;
 /* a communication call in progress, and the calls ended so far: written by
- * debug.c's bracket, read by the progress thread (progress.c), which leaves
+ * entry_debug.c's bracket, read by the progress thread (progress.c), which leaves
  * the main thread alone while it is busy; relaxed atomics, plain stores on
  * x86 and ARM */
 extern atomic_int bi_inside;

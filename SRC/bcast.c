@@ -114,6 +114,6 @@ void bi_bcast_recv(Int ctxt, const char *scope, const char *top, const bi_shape 
     if (sc->id != 'c' && (csrc < 0 || csrc >= cx->npcol))
         bi_argerr(ctxt, routine, argr + 1, "CSRC", "source column %ld is outside the %dx%d grid",
                   (long)csrc, cx->nprow, cx->npcol);
-    /* a receiver naming itself is caught at BLACS_DEBUG >= 1 (debug.c) */
+    /* a receiver naming itself is caught at BLACS_DEBUG >= 1 (entry_debug.c) */
     bcast(cx, sc, t, s, A, bi_scope_rank(sc, rsrc, csrc));
 }

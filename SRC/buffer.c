@@ -295,7 +295,6 @@ void bi_poll(void)
     unlock();
 }
 
-int bi_buf_active_count(void) { return nactive; }
 
 /* release (not keep) every active buffer whose sends are done */
 static void free_finished(void)

@@ -1,6 +1,6 @@
 /*
  * check.c -- BLACS_DEBUG=3's cross-check descriptions still in flight
- * (debug.c posts them, LAWN 73 7.1.4): compared when they arrive, at every
+ * (entry_debug.c posts them, LAWN 73 7.1.4): compared when they arrive, at every
  * BLACS call (bi_poll) and wait of the hang detection, at GRIDEXIT, and
  * dropped at BLACS_EXIT.  Only MPI requests and the comparison: no call
  * into the rest of the library, so the buffer layer's poll can reach it.

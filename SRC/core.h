@@ -1,5 +1,5 @@
 /*
- * core.h -- the core layer (see base.h for all the layers): element types
+ * core.h -- the core layer (SRC/layers.txt lists the layers): element types
  * and shapes, MPI counts, contexts and scopes, message IDs (LAWN 73 6.1),
  * buffers (6.2), waits, the collective transport and the descriptor every
  * algorithm reads (bi_coll, with its plan), the element operations, and the
@@ -122,15 +122,12 @@ struct bi_ctx {
     uint64_t *node;               /* each vpid's node (hash of its processor name) */
     Int syshandle;                /* C system handle made for GET 10, or -1 */
     int p2p_sched;                /* BLACS_P2P_SCHEDULE agreed on by the grid (bi_g.p2p_sched) */
-    MPI_Comm chk;                 /* BLACS_DEBUG=3 cross-checks (debug.c), else MPI_COMM_NULL */
+    MPI_Comm chk;                 /* BLACS_DEBUG=3 cross-checks (entry_debug.c), else MPI_COMM_NULL */
 };
 
 /* ---- debug and statistics levels (LAWN 73 7.1.4) -------------------------
- * debug.c: every entry point brackets its work with bi_enter/bi_leave */
-void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const char *top,
-              const bi_shape *s, Int rr, Int rc);
-void bi_leave(void);
-/* check.c: BLACS_DEBUG=3 cross-check descriptions in flight.  One
+ * The entry points' bracket (bi_enter/bi_leave) is entry_debug.c's (bi.h).
+ * check.c: BLACS_DEBUG=3 cross-check descriptions in flight.  One
  * process's description of an operation, and one message of it (mine
  * leaving, or a peer's arriving, with mine to compare) */
 typedef struct {
@@ -202,10 +199,10 @@ void bi_progress_start(void);         /* BLACS_PROGRESS read by bi_init */
 void bi_progress_stop(void);         /* joins it; bi_progress_start may follow */
 int bi_progress_running(void);
 
-void bi_init(void);                          /* PINFO's work: MPI up, state ready */
+void bi_init(void);                          /* PINFO's work: MPI up, state ready (init.c) */
+/* grids (grid.c) */
 bi_ctx *bi_ctx_get(Int handle, const char *routine);   /* valid live context or error */
 bi_ctx *bi_ctx_find(Int handle);                        /* NULL if not a live context */
-/* grids and system contexts (context.c) */
 /* "Illegal grid" error unless 1 <= NPROW, NPCOL and NPROW*NPCOL <= size of sys */
 void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol);
 void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
@@ -213,6 +210,10 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
 void bi_gridexit(Int ctxt, const char *routine);
 int bi_ctx_live(void);
 void bi_ctx_exit_all(void);
+/* the settings that must be alike on a grid's processes (settings.def),
+ * checked over comm when the grid is made; *p2p_sched gets process 0's */
+void bi_settings_agree(MPI_Comm comm, int *p2p_sched, const char *routine);
+/* system contexts (syshandle.c) */
 Int bi_sys_handle(MPI_Comm comm);
 /* the communicator of C system handle h (Csys2blacs_handle, BLACS_GET
  * WHAT=0), or an error naming routine and argument 1 (argname) */
@@ -231,9 +232,9 @@ static inline MPI_Comm bi_scope_comm(const bi_scope *s) { return s->comm; }
  * column that is the whole grid (1 x P, P x 1) may not: its only
  * communicator would be the private one, whose collectives are the 'All'
  * scope's, and MPI matches collectives by call order alone, across scopes
- * (context.c).  Its TOP ' ' operations run the binomial tree instead (the
+ * (grid.c).  Its TOP ' ' operations run the binomial tree instead (the
  * plan, plan.c), its barrier and BLACS_DEBUG=3 cross-check
- * go point to point (support.c, debug.c), all on its own message IDs. */
+ * go point to point (support.c, entry_debug.c), all on its own message IDs. */
 static inline int bi_scope_has_coll(const bi_scope *s) { return s->comm != MPI_COMM_NULL; }
 static inline int bi_scope_commrank(const bi_scope *s, int k) { return s->base + k * s->stride; }
 /* virtual process id prow*Q+pcol of grid coordinates; error naming the
@@ -285,7 +286,6 @@ void bi_buf_release(bi_buf *b);              /* not used for sends: back to read
 void bi_poll(void);                          /* test the active queue (every BLACS call) */
 void bi_buf_freeall(int wait, const char *routine); /* FREEBUFF (wait 0/1) / EXIT (2) */
 size_t bi_buf_hwm(void);                     /* most bytes ever held (BLACS_STATS) */
-int bi_buf_active_count(void);
 /* the progress thread's side (progress.c): share 1 before it starts (every
  * function above then holds the buffers' lock), 0 after it is joined;
  * progress tests the active buffers if the lock is free at once: -1 it was
@@ -423,7 +423,6 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag);  /* int
 /* the same for a process passing data on to several: unless it is the
  * source (scope rank c->root), it first waits for its previous send */
 void bi_fwd(bi_coll *c, int to, const void *p, size_t items, int tag);
-void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag);   /* blocking */
 /* a broadcast source's wait for one of its sends (request r, bytes long),
  * in the bounds of its plan (transport.c); other processes return at once */
 void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes);

@@ -25,7 +25,7 @@ size_t bi_count_limit; /* 0: not read yet */
 static size_t limit(void)
 {
     if (!bi_count_limit) {
-        double v = bi_env_number("BLACS_COUNT_LIMIT", 0, 0, INT_MAX, BI_ENV_INT);
+        double v = bi_env_num(BI_SET_COUNT_LIMIT);
         bi_count_limit = v > 0 ? (size_t)v : (size_t)INT_MAX;
     }
     size_t l = bi_count_limit;

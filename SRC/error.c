@@ -12,7 +12,7 @@
  * must return its errors rather than stop the job itself, and it reports
  * each error to the handler of one communicator:
  *  - the communicators we make (a grid's, its row/column scope ones) get
- *    MPI_ERRORS_RETURN when made (context.c), so the calls on them -- all
+ *    MPI_ERRORS_RETURN when made (grid.c), so the calls on them -- all
  *    of the library's traffic -- come back to our check;
  *  - communicators the user owns -- MPI_COMM_WORLD, the system contexts
  *    handed to GRIDINIT/GRIDMAP -- keep the user's handler, and we never
@@ -61,7 +61,7 @@
 #include "base.h"
 
 /* grid coordinates of this process in each live context, for the "from
- * {r,c}" line: context.c tells them here (bi_error_grid), so reporting an
+ * {r,c}" line: grid.c tells them here (bi_error_grid), so reporting an
  * error never reaches up into the context layer */
 static struct { int row, col; } *coords;
 static Int ncoords;

@@ -3,8 +3,8 @@
  * T_c and T_s linear in the message length; slides: alpha, beta, gamma).
  * Used where no measurement is at hand: plans (the automatic topology 'A',
  * the segments of the pipelined ring 'P', the halvings of 'Y', when a
- * fan-in takes its contributions one at a time: bi_serial_bytes).  Environment
- * (read once):
+ * fan-in takes its contributions one at a time: bi_serial_bytes), from the
+ * environment (settings.def; read once):
  *   BLACS_ALPHA        T_c(0), start-up of a complete communication, us   (2.0)
  *   BLACS_SEND_ALPHA   T_s(0), time to post a send, us                    (0.5)
  *   BLACS_POST_ALPHA   T_p, what posting a send costs when it is not waited
@@ -21,22 +21,17 @@
 #include <stdlib.h>
 #include "model.h"
 
-static double env(const char *name, double dflt)
-{
-    return bi_env_number(name, dflt, 0, HUGE_VAL, 0);
-}
-
 const bi_machine *bi_machine_default(void)
 {
     static bi_machine m;
     static int done;
     if (!done) {
-        double beta = env("BLACS_BETA", 1e-4);
-        m.tc = (bi_lin){env("BLACS_ALPHA", 2.0), beta};
-        m.ts = (bi_lin){env("BLACS_SEND_ALPHA", 0.5), beta};
-        m.tp = env("BLACS_POST_ALPHA", m.ts.a);
-        m.to = (bi_lin){0.0, env("BLACS_GAMMA", 2.5e-4)};
-        m.tm = (bi_lin){0.0, env("BLACS_MEMCPY_BETA", 5e-5)};
+        double beta = bi_env_num(BI_SET_BETA);
+        m.tc = (bi_lin){bi_env_num(BI_SET_ALPHA), beta};
+        m.ts = (bi_lin){bi_env_num(BI_SET_SEND_ALPHA), beta};
+        m.tp = bi_env_num_or(BI_SET_POST_ALPHA, m.ts.a);
+        m.to = (bi_lin){0.0, bi_env_num(BI_SET_GAMMA)};
+        m.tm = (bi_lin){0.0, bi_env_num(BI_SET_MEMCPY_BETA)};
         done = 1;
     }
     return &m;
@@ -67,7 +62,7 @@ double bi_pipe_segment(void)
 {
     static double seg = -1; /* BLACS_PIPE_SEGMENT: segment bytes, 0 = model */
     if (seg < 0) {
-        seg = bi_env_number("BLACS_PIPE_SEGMENT", 0, 0, HUGE_VAL, 0);
+        seg = bi_env_num(BI_SET_PIPE_SEGMENT);
     }
     return seg;
 }
@@ -75,7 +70,7 @@ double bi_pipe_segment(void)
 double bi_source_wait(void)
 {
     static double v = -1;
-    if (v < 0) v = bi_env_number("BLACS_SOURCE_WAIT", 10000, 0, 1e7, 0);
+    if (v < 0) v = bi_env_num(BI_SET_SOURCE_WAIT);
     return v;
 }
 
@@ -83,7 +78,7 @@ double bi_comb_nshort(void)
 {
     static double v = -1;
     if (v < 0) {
-        v = bi_env_number("BLACS_COMB_NSHORT", 0, 0, HUGE_VAL, 0);
+        v = bi_env_num(BI_SET_COMB_NSHORT);
     }
     return v;
 }

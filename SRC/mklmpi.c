@@ -32,7 +32,7 @@ BI_API void *MKLMPI_Get_wrappers(void)
 {
     static void *table;
     if (table) return table;
-    const char *lib = getenv("BLACS_MKLMPI_LIB");
+    const char *lib = bi_env_text(BI_SET_MKLMPI_LIB);
     if (!lib || !*lib) lib = "libmkl_blacs_" MKL_FLAVOUR "_" MKL_INTS ".so";
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     void *(*get)(void) = NULL;

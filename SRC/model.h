@@ -1,5 +1,5 @@
 /*
- * model.h -- the model layer (see base.h): the machine the cost models are
+ * model.h -- the model layer (SRC/layers.txt): the machine the cost models are
  * fed (machine.c), the cost model of every topology (model_bcast.c,
  * model_comb.c: LAWN 73 table 9, 4.3, 5.4; LAWN 29; the slides), and the
  * run-time quantities a plan takes from them (pieces of the rings, segments of 'P', halvings of
@@ -31,7 +31,7 @@ typedef double (*bi_model_fn)(const bi_machine *m, int np, double bytes, int par
  * BLACS_ALPHA, BLACS_SEND_ALPHA, BLACS_BETA, BLACS_GAMMA, BLACS_MEMCPY_BETA,
  * BLACS_POST_ALPHA (microseconds, microseconds per byte), defaults for a current cluster.
  * Every process must see the same values: plans are made from them locally
- * (the grid's creation checks that they agree, context.c). */
+ * (the grid's creation checks that they agree, agree.c). */
 const bi_machine *bi_machine_default(void);
 /* message length in bytes from which a fan-in receives its contributions
  * one at a time instead of all at once */

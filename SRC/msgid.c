@@ -30,7 +30,7 @@
  * traffic whose order is not shared: a point-to-point message and a
  * broadcast between the same two processes, or a row and a column
  * operation.  The IDs are MPI tags on the grid's private communicator
- * (context.c), so user traffic never meets them.
+ * (grid.c), so user traffic never meets them.
  */
 #include <stdlib.h>
 #include "core.h"

@@ -71,14 +71,14 @@ int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
  * Which schedule a pair uses depends only on the pair (c->node), so both
  * ends agree; BLACS_P2P_SCHEDULE=node or net forces one for every peer
  * (tests, measurements): the value of the grid's process 0, which every
- * member adopts when the grid is made (context.c). */
+ * member adopts when the grid is made (agree.c). */
 #define SEG0_NET (25 * SEG0)
 #define SEGMAX_NET (4 * SEG0_NET)
 
 /* does the pair (me, peer) of grid c use the network schedule? */
 static int net_peer(const bi_ctx *c, int peer)
 {
-    if (c->p2p_sched) return c->p2p_sched == 2; /* grid process 0's setting (context.c) */
+    if (c->p2p_sched) return c->p2p_sched == 2; /* grid process 0's setting (agree.c) */
     return c->node[peer] != c->node[c->iam];
 }
 
@@ -263,30 +263,28 @@ static size_t probe_count(bi_ctx *c, int src, int tag, MPI_Datatype el, size_t b
  * one whose receiver waited for a signal from it outside MPI hung.  The copy
  * of a short message costs a few nanoseconds; what the buffered path costs
  * beyond MPI_Send is its bookkeeping (make bench: README).
- * BLACS_EAGER_DIRECT is refused unless 0 (context.c, bi_init). */
+ * BLACS_EAGER_DIRECT is refused unless 0 (init.c, bi_init). */
 
 /* The send's head (up to MPI_Isend) is on the critical path of every
  * exchange, so it does no polling (bi_buf_take; bi_buf_post polls after the
  * send is out) and no generic shape walk for the usual one-block case. */
-void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdest,
-                 const char *routine)
+/* one message of the shape s from A to grid rank dest with ID tag; words
+ * (above) only in the stream of vGESD2D/vGERV2D (p2p), which keeps the
+ * pairs' record of long messages, not in Cdsendrecv's */
+static void send_msg(bi_ctx *c, const bi_shape *s, const void *A, int dest, int tag, int p2p,
+                     const char *routine)
 {
-    bi_ctx *c = bi_ctx_find(ctxt);
-    if (!c) c = bi_ctx_get(ctxt, routine); /* reports the invalid context */
-    int argr = s->tr ? 8 : 6;
-    int dest = bi_vpid(c, rdest, cdest, ctxt, routine, argr, "RDEST/CDEST");
     const size_t es = bi_types[s->type].size, n = bi_shape_count(s), nb = n * es;
     const MPI_Datatype t = bi_mpitype(s->type);
     const int contig = bi_shape_contig(s);
-    int tag = bi_msgid_p2p_send(c, dest, 1);
     const int net = net_peer(c, dest);
     /* the receiver's word, when this message has one (above) */
     MPI_Request word = MPI_REQUEST_NULL;
     unsigned char *last = &c->lastlong[c->np + dest];
-    if (worded(c, dest, *last))
+    if (p2p && worded(c, dest, *last))
         BI_MPI_IN(MPI_Irecv(NULL, 0, MPI_BYTE, dest, bi_msgid_p2p_word(c, c->iam), c->comm, &word),
                   "MPI_Irecv", c->handle, routine);
-    *last = (unsigned char)long_msg(n, es, net);
+    if (p2p) *last = (unsigned char)long_msg(n, es, net);
     /* (not past 2^31 bytes: one MPI message that long is where MPI
      * libraries are slowest and least tried; the pieces are not) */
     if (word != MPI_REQUEST_NULL && *last && contig && nb <= INT_MAX &&
@@ -316,6 +314,16 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     }
     if (word != MPI_REQUEST_NULL) *bi_buf_req(b, BI_WORD_PEER(c->world[dest])) = word;
     bi_buf_post(b);
+}
+
+void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdest,
+                 const char *routine)
+{
+    bi_ctx *c = bi_ctx_find(ctxt);
+    if (!c) c = bi_ctx_get(ctxt, routine); /* reports the invalid context */
+    int argr = s->tr ? 8 : 6;
+    int dest = bi_vpid(c, rdest, cdest, ctxt, routine, argr, "RDEST/CDEST");
+    send_msg(c, s, A, dest, bi_msgid_p2p_send(c, dest, 1), 1, routine);
 }
 
 /* wildcard receive: the next message of any allowed source is the one with
@@ -376,29 +384,22 @@ static size_t recv_piece(bi_ctx *c, const bi_shape *s, void *p, size_t cnt, MPI_
     return k > 0 ? (size_t)k : 0;
 }
 
-void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const char *routine)
+/* one message into the shape s of A from grid rank src with ID tag; p2p:
+ * the stream of vGERV2D (words, the pairs' record of long messages), wild:
+ * its source was found by a wildcard receive */
+static void recv_msg(bi_ctx *c, const bi_shape *s, void *A, int src, int tag, int p2p, int wild,
+                     const char *routine)
 {
-    bi_ctx *c = bi_ctx_get(ctxt, routine);
-    int argr = s->tr ? 8 : 6, src, tag;
-    if (rsrc == -1 || csrc == -1) {
-        if (rsrc < -1 || rsrc >= c->nprow || csrc < -1 || csrc >= c->npcol)
-            bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
-        src = any_source(c, rsrc, csrc, &tag, bi_shape_count(s) * bi_types[s->type].size);
-    } else {
-        src = bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
-        tag = bi_msgid_p2p_recv(c, src, 0);
-    }
     const size_t es = bi_types[s->type].size, n = bi_shape_count(s);
     const int net = net_peer(c, src);
     /* the word "I am in my receive of your next message", when it has one
      * (long messages straight from A, above): a named source's first, a
      * wildcard's once it is found (owed, though too late to matter) */
     MPI_Request said = MPI_REQUEST_NULL;
-    if (worded(c, src, c->lastlong[src]))
+    if (p2p && worded(c, src, c->lastlong[src]))
         BI_MPI_IN(MPI_Isend(NULL, 0, MPI_BYTE, src, bi_msgid_p2p_word(c, src), c->comm, &said),
                   "MPI_Isend", c->handle, routine);
-    const int probe = said != MPI_REQUEST_NULL && rsrc != -1 && csrc != -1;
-    bi_msgid_p2p_recv(c, src, 1);
+    const int probe = said != MPI_REQUEST_NULL && !wild;
     const int contig = bi_shape_contig(s);
     const MPI_Datatype el = bi_mpitype(s->type);
     /* A non-contiguous shape is received in place through its datatype
@@ -448,10 +449,43 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     bi_buf_release(scratch);
     /* a message that fits in the first piece is not counted (recv_piece):
      * short it is, as its sender knows */
-    c->lastlong[src] = (unsigned char)long_msg(total, es, net);
+    if (p2p) c->lastlong[src] = (unsigned char)long_msg(total, es, net);
     if (said != MPI_REQUEST_NULL) bi_wait(&said, MPI_STATUS_IGNORE, 's', src, -1, 0);
     c->lastsrc = src;
+}
+
+void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const char *routine)
+{
+    bi_ctx *c = bi_ctx_get(ctxt, routine);
+    int argr = s->tr ? 8 : 6, src, tag;
+    const int wild = rsrc == -1 || csrc == -1;
+    if (wild) {
+        if (rsrc < -1 || rsrc >= c->nprow || csrc < -1 || csrc >= c->npcol)
+            bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
+        src = any_source(c, rsrc, csrc, &tag, bi_shape_count(s) * bi_types[s->type].size);
+    } else {
+        src = bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
+        tag = bi_msgid_p2p_recv(c, src, 0);
+    }
+    bi_msgid_p2p_recv(c, src, 1);
+    recv_msg(c, s, A, src, tag, 1, wild, routine);
     /* no poll of this process's sends here: the caller acts on the message
      * at once (an echo sends it back), and a poll would delay that; the
      * next send polls after its MPI_Isend (bi_buf_post) */
+}
+
+/* Intel MKL's Cdsendrecv (sendrecv.c): the send, then the receive, both
+ * on the grid's sendrecv ID, a stream of their own (msgid.c), by the same
+ * path as vGESD2D and vGERV2D.  The send is locally blocking (a buffer,
+ * never straight from A: no words in this stream), so two processes
+ * exchanging, or a ring of them, never wait for each other's send. */
+void bi_p2p_sendrecv(Int ctxt, const bi_shape *ss, const void *A, Int rdest, Int cdest,
+                     const bi_shape *rs, void *B, Int rsrc, Int csrc, const char *routine)
+{
+    bi_ctx *c = bi_ctx_get(ctxt, routine);
+    int dest = bi_vpid(c, rdest, cdest, ctxt, routine, 6, "RDEST/CDEST");
+    int src = bi_vpid(c, rsrc, csrc, ctxt, routine, 12, "RSRC/CSRC");
+    send_msg(c, ss, A, dest, c->sendrecv_id, 0, routine);
+    recv_msg(c, rs, B, src, c->sendrecv_id, 0, 0, routine);
+    bi_poll();
 }

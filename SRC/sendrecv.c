@@ -17,11 +17,9 @@
  * when each side makes its calls of each kind in the same order.  We do
  * the same with one message ID of our own (msgid.c: the range's last).
  *
- * The send is locally blocking like our vGESD2D (p2p.c): A is copied into a
- * BLACS buffer (buffer.c) and sent from there, so the call returns once B
- * is filled.  B is received in place through its shape's datatype.
+ * Here: the arguments and the entry bracket; the messages go by p2p.c's
+ * path (bi_p2p_sendrecv), the send locally blocking like vGESD2D's.
  */
-#include <string.h>
 #include "bi.h"
 
 void bi_mkl_sendrecv(Int ctxt, Int m, Int n, const double *A, Int lda, Int rdest, Int cdest,
@@ -34,40 +32,10 @@ void bi_mkl_sendrecv(Int ctxt, Int m, Int n, const double *A, Int lda, Int rdest
     if (ldb < m2 && n2 > 1)
         bi_argerr(ctxt, routine, 11, "LDB", "LDB=%ld is smaller than M2=%ld", (long)ldb, (long)m2);
     bi_make_shape(&rs, ctxt, routine, BI_D, 0, NULL, 0, NULL, 0, m2, n2, ldb, 8);
-    bi_ctx *c = bi_ctx_get(ctxt, routine);
-    int dest = bi_vpid(c, rdest, cdest, ctxt, routine, 6, "RDEST/CDEST");
-    int src = bi_vpid(c, rsrc, csrc, ctxt, routine, 12, "RSRC/CSRC");
-    const int tag = c->sendrecv_id;
-    const size_t ns = bi_shape_count(&ss), nr = bi_shape_count(&rs), es = sizeof(double);
-
     /* hang reports and statistics see the call as the receive it waits in */
     bi_enter(routine, ctxt, 'v', NULL, NULL, &rs, rsrc, csrc);
-    MPI_Request rr;
-    if (bi_shape_contig(&rs)) {
-        bi_mpicount k = bi_mpicount_of(nr, MPI_DOUBLE);
-        BI_MPI_IN(MPI_Irecv(B, k.n, k.dt, src, tag, c->comm, &rr), "MPI_Irecv", ctxt, routine);
-        bi_mpicount_free(&k);
-    } else {
-        BI_MPI_IN(MPI_Irecv(B, 1, bi_shape_mpitype_cached(&rs), src, tag, c->comm, &rr),
-                  "MPI_Irecv", ctxt, routine);
-    }
-
-    bi_buf *b = bi_buf_take(ns * es);
-    if (bi_shape_contig(&ss)) {
-        if (ns) memcpy(b->data, A, ns * es);
-    } else bi_pack(&ss, A, b->data);
-    bi_mpicount k = bi_mpicount_of(ns, MPI_DOUBLE);
-    BI_MPI_IN(MPI_Isend(b->data, k.n, k.dt, dest, tag, c->comm, bi_buf_req(b, c->world[dest])),
-              "MPI_Isend", ctxt, routine);
-    bi_mpicount_free(&k);
-    bi_buf_post(b);
-
-    MPI_Status st;
-    int rc = bi_wait(&rr, &st, 'r', src, tag, nr * es);
-    BI_MPI_IN(rc, "MPI_Wait", ctxt, routine);
-    c->lastsrc = src;
+    bi_p2p_sendrecv(ctxt, &ss, A, rdest, cdest, &rs, B, rsrc, csrc, routine);
     bi_leave();
-    bi_poll();
 }
 
 BI_API void Cdsendrecv(Int ctxt, Int m, Int n, double *A, Int lda, Int rdest, Int cdest, Int m2,

@@ -269,8 +269,7 @@ int bi_bcast_datatype = -1;
 int bi_bcast_mpi_inplace(void)
 {
     if (bi_bcast_datatype < 0) {
-        bi_bcast_datatype = (int)bi_env_number("BLACS_BCAST_DATATYPE", BI_INPLACE_DEFAULT, 0, 1,
-                                               BI_ENV_INT);
+        bi_bcast_datatype = (int)bi_env_num_or(BI_SET_BCAST_DATATYPE, BI_INPLACE_DEFAULT);
     }
     return bi_bcast_datatype;
 }

@@ -1,7 +1,7 @@
 /*
  * stats.c -- BLACS_STATS=1 (LAWN 73 7.1.4): per-routine statistics of the
  * calls completed (calls, bytes, time in the routine and waiting), printed
- * at BLACS_EXIT, or at MPI_Finalize without it (context.c).
+ * at BLACS_EXIT, or at MPI_Finalize without it (init.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +44,7 @@ void bi_stats_add(const bi_call *c, double seconds_in)
     if (b > s->maxmsg) s->maxmsg = b;
 }
 
-/* Printing, at BLACS_EXIT (or MPI_Finalize: context.c).  Each process prints its own table: no MPI call, so nothing waits for
+/* Printing, at BLACS_EXIT (or MPI_Finalize: init.c).  Each process prints its own table: no MPI call, so nothing waits for
  * processes that never used the BLACS (a job whose other ranks never call
  * them, grids over a communicator of some ranks only).  The table goes out
  * with one write, so the tables of different processes do not mix line by
@@ -72,7 +72,7 @@ void bi_stats_report(void)
                             "%10s %10s %10s %10s %6s\n",
                             pn, "pnum", "routine", "calls", "bytes", "in (s)", "wait (s)", "min msg",
                             "max msg", "mean msg", "buf hwm", "grids");
-    const char *csv = getenv("BLACS_STATS_CSV");
+    const char *csv = bi_env_text(BI_SET_STATS_CSV);
     FILE *f = NULL;
     if (csv && *csv) {
         size_t len = strlen(csv) + 16;

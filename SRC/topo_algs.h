@@ -1,10 +1,10 @@
 /*
- * topo_algs.h -- the algorithm layer (see base.h): the broadcast and
+ * topo_algs.h -- the algorithm layer (SRC/layers.txt): the broadcast and
  * combine algorithms the topology table names.
  * Broadcast algorithms: the root (c->me == c->root) sends c->buf, every other
  * process receives into c->buf.  Combine algorithms: c->buf holds my items
  * and receives the result (on c->root, or on everyone when c->root == -1).
- * Both post their sends through bi_isend/bi_fwd/bi_send (transport.c) with
+ * Both post their sends through bi_isend/bi_fwd (transport.c) with
  * tags c->tag .. and leave posted sends in c->reqs.  An algorithm reads
  * only its descriptor and its plan (c->plan: parameter, segments,
  * halvings, serial receives), settled before it starts (plan.c); it calls

@@ -14,7 +14,7 @@ static FILE *trace_file(void)
 {
     static FILE *f;
     if (!f) {
-        const char *p = getenv("BLACS_TRACE");
+        const char *p = bi_env_text(BI_SET_TRACE);
         char name[4096];
         snprintf(name, sizeof name, "%s.%d", p && *p ? p : "blacs_trace", bi_g.world_rank);
         f = fopen(name, "a");
@@ -142,17 +142,6 @@ void bi_fwd(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
     if (c->reqs.n && c->me != c->root) bi_waitall(c);
     bi_isend(c, to, p, items, tag);
-}
-
-void bi_send(bi_coll *c, int to, const void *p, size_t items, int tag)
-{
-    traced(c, to, items, tag);
-    bi_mpicount k = bi_mpicount_of(items, c->dt);
-    const int dest = bi_scope_commrank(c->sc, to);
-    bi_watch_begin('s', dest, tag, items * c->isize);
-    BI_MPI(MPI_Send(p, k.n, k.dt, dest, tag, c->sc->ctx->comm), "MPI_Send");
-    bi_watch_end();
-    bi_mpicount_free(&k);
 }
 
 static int from_rank(const bi_coll *c, int commrank)

@@ -5,42 +5,41 @@
 # header's helpers are charged to the files that use them.  Fails when
 #   - files call each other in a circle (every strongly connected group of
 #     two or more files is listed, with the references that close it), or
-#   - a file calls into a layer it may not (base.h lists the layers): an
+#   - a file calls into a layer it may not: an
 #     algorithm into the models, the selection step or a dispatcher, the
-#     core into the algorithms, ...
+#     core into the algorithms, ... (SRC/layers.txt lists the layers), or
+#   - a file of SRC/ or FORTRAN/ is in no layer of SRC/layers.txt.
 #   layers.sh OBJDIR --graph   prints the edges "from -> to: symbols" too.
 set -euo pipefail
 obj=${1:?usage: layers.sh OBJDIR [--graph]}
 graph=${2:-}
 [ -d "$obj/SRC" ] || { echo "layers.sh: no objects in $obj/SRC (build first)" >&2; exit 1; }
 
-# layer of each file, and the layers each may call (besides its own)
+# layer of each file, and the layers each may call (besides its own), from
+# the one list, SRC/layers.txt
+src=$(cd "$(dirname "$0")/.." && pwd)
+list=${LAYERS_LIST:-$src/SRC/layers.txt}  # LAYERS_LIST: another list (the test of an unlisted file)
+[ -r "$list" ] || { echo "layers.sh: $list missing" >&2; exit 1; }
 layer_of() {
-  case $1 in
-    error|env|global|atexit) echo ground ;;
-    machine|model_bcast|model_comb) echo model ;;
-    bcast_*|comb_*) echo alg ;;
-    topology|plan) echo select ;;
-    bcast|combine|p2p) echo dispatch ;;
-    entry_*|sendrecv|support|mklmpi|fentry_*) echo entry ;;
-    *) echo core ;;
-  esac
+  awk -v f="$1" '
+    /^[a-z]+:/ {
+      lay = $1; sub(/:$/, "", lay)
+      for (i = 2; i <= NF && $i != "calls:"; i++) {
+        g = $i; gsub(/\*/, ".*", g)
+        if (f ~ ("^" g "$")) { print lay; exit }
+      }
+    }' "$list"
 }
 may_call() { # layer -> layers it may reference
-  case $1 in
-    ground) echo "ground" ;;
-    model) echo "ground model" ;;
-    core) echo "ground model core" ;;
-    alg) echo "ground core alg" ;;
-    select) echo "ground model core alg select" ;;
-    dispatch) echo "ground model core select dispatch" ;;
-    entry) echo "ground model core select dispatch entry" ;;
-  esac
+  awk -v l="$1:" '$1 == l {
+      s = $1; sub(/:$/, "", s); on = 0
+      for (i = 2; i <= NF; i++) { if ($i == "calls:") { on = 1; continue } if (on && $i !~ /^\(/) s = s " " $i; if ($i ~ /^\(/) break }
+      print s; exit
+    }' "$list"
 }
 
 syms=$(mktemp)
 trap 'rm -f "$syms"' EXIT
-src=$(cd "$(dirname "$0")/.." && pwd)
 for c in "$src"/SRC/*.c "$src"/FORTRAN/*.c; do  # objects of today's sources only
   d=$(basename "$(dirname "$c")"); b=$(basename "$c" .c); f=$obj/$d/$b.o
   [ -e "$f" ] || { echo "layers.sh: $f missing (build first)" >&2; exit 1; }
@@ -61,6 +60,13 @@ nfiles=$(awk '{print $2}' "$syms" | sort -u | wc -l)
 [ "$graph" = --graph ] && printf '%s\n' "$edges" | sed 's/ /: /; s/^\([^:]*\): \([^:]*\):/\1 -> \2:/'
 
 bad=0
+# every file is in the list, in one layer
+for c in "$src"/SRC/*.c "$src"/FORTRAN/*.c; do
+  b=$(basename "$c" .c)
+  if [ -z "$(layer_of "$b")" ]; then
+    echo "UNLISTED: $b.c is in no layer of SRC/layers.txt"; bad=1
+  fi
+done
 # layer rules
 while IFS= read -r line; do
   [ -n "$line" ] || continue

@@ -95,7 +95,7 @@ static void slow(blacs_int ctxt, blacs_int c, const char *what)
         else Cdgebr2d(ctxt, "All", " ", 2, 2, a, 2, 0, 0);
         /* a short ' ' broadcast is the binomial tree (SRC/plan.c); at
          * BLACS_DEBUG=3 the receiver first waits for the source's
-         * cross-check description, a message of its own (SRC/debug.c):
+         * cross-check description, a message of its own (SRC/entry_debug.c):
          * either way a message from the source */
         const char *d = getenv("BLACS_DEBUG");
         snprintf(want, sizeof want, "in Cdgebr2d (broadcast receive, context %ld, scope 'a', "

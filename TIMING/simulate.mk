@@ -58,11 +58,11 @@ $(SIM_B)/obj/SRC/ops.o: SIM_XFLAGS := -Dbi_op_setup=bi_op_setup_real
 # buffer.c polls with MPI_Test there (TIMING/sim/smpi_status.h)
 $(SIM_B)/obj/SRC/buffer.o: SIM_XFLAGS := -include TIMING/sim/smpi_status.h
 $(SIM_B)/obj/SRC/buffer.o: TIMING/sim/smpi_status.h
-$(SIM_B)/obj/%.o: %.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h) | simulate-check
+$(SIM_B)/obj/%.o: %.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h) SRC/settings.def | simulate-check
 	@mkdir -p $(dir $@)
 	$(SMPICC) $(SIM_CFLAGS) -fvisibility=hidden $(SIM_XFLAGS) -c -o $@ $<
 
-$(SIM_B)/obj/sim/%.o: TIMING/sim/%.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h) | simulate-check
+$(SIM_B)/obj/sim/%.o: TIMING/sim/%.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h) SRC/settings.def | simulate-check
 	@mkdir -p $(dir $@)
 	$(SMPICC) $(SIM_CFLAGS) -c -o $@ $<
 
@@ -73,7 +73,7 @@ simulate-bins: simulate-check $(SIM_B)/simdrv
 
 # TESTING/t_scale.c on 1,024 simulated ranks, message IDs [0,255]
 # (TIMING/sim/scale.sh); `make simulate-scale` alone
-$(SIM_B)/obj/TESTING/%.o: TESTING/%.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h TESTING/*.h) | simulate-check
+$(SIM_B)/obj/TESTING/%.o: TESTING/%.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h TESTING/*.h) SRC/settings.def | simulate-check
 	@mkdir -p $(dir $@)
 	$(SMPICC) $(SIM_CFLAGS) -ITESTING -c -o $@ $<
 $(SIM_B)/t_scale: $(SIM_B)/obj/TESTING/t_scale.o $(SIM_B)/obj/TESTING/tu_util.o $(SIM_B)/obj/sim/simops.o $(SIM_OBJ)

@@ -1,5 +1,5 @@
 /*
- * debug.c -- the debug and statistics levels LAWN 73 section 7.1.4 proposes,
+ * entry_debug.c -- the debug and statistics levels LAWN 73 section 7.1.4 proposes,
  * chosen at run time:
  *   BLACS_DEBUG=1  extra argument checks (broadcast receivers naming
  *                  themselves as source, ...)
@@ -28,7 +28,7 @@
 #include <time.h>
 #include <errno.h>
 #include <unistd.h>
-#include "core.h"
+#include "bi.h"
 
 
 /* ---- level 3: cross-checks ------------------------------------------------

@@ -1,5 +1,6 @@
 /*
- * context.c -- BLACS state, contexts (grids) and scopes.
+ * grid.c -- contexts (grids) and their scopes: the context table,
+ * BLACS_GRIDMAP (GRIDINIT comes here too) and BLACS_GRIDEXIT.
  *
  * A grid owns two MPI communicators of the same group, ranks in row-major
  * grid order: the one made with MPI_Comm_create over the system context,
@@ -29,147 +30,9 @@
 #include <string.h>
 #include <stdint.h>
 #include "core.h"
-#include "model.h"
-
 
 static bi_ctx **ctxs;     /* context table; handle = index */
 static int nctxs, nlive, live_hwm, warn_at = 512;
-
-static MPI_Comm *syscomms; /* C system-context handles; world is 0 */
-static int nsys;
-
-/* A program may end with MPI_Finalize alone (GPAW never calls BLACS_EXIT).
- * MPI deletes MPI_COMM_SELF's attributes first thing in MPI_Finalize, with
- * MPI still usable, so the delete callback of an attribute there prints
- * the statistics (BLACS_STATS) and frees the MPI objects we keep
- * (datatypes, operations), unless BLACS_EXIT has already done both: it
- * leaves bi_g.initialized at 0.  So does the callback, so that a BLACS_EXIT
- * called after it (from another library's delete callback on
- * MPI_COMM_SELF, which MPI runs in the reverse order of setting) finds
- * nothing left to report.
- *   The callback is code of this library: were the library unloaded
- * (dlclose) while MPI is up, MPI_Finalize would call into unmapped memory.
- * So unloading removes the attribute and its key (self_unhook, from the
- * library's destructor).  BLACS_EXIT does not: it may itself run inside
- * such a delete callback of another library, and adding or deleting
- * attributes of MPI_COMM_SELF while MPI deletes them is not allowed (Open
- * MPI says so; MPICH walks the list it would change).  The attribute then
- * stays until MPI_Finalize or the unloading, doing nothing, and is reused
- * if PINFO comes again. */
-static int self_key = MPI_KEYVAL_INVALID;
-static int self_quiet; /* the attribute is being removed: no report */
-
-static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
-{
-    (void)comm, (void)key, (void)val, (void)extra;
-    bi_progress_stop(); /* no MPI call of ours may run into MPI_Finalize */
-    if (bi_g.initialized && !self_quiet) {
-        bi_stats_report();
-        bi_run_cleanups();
-        bi_g.initialized = 0; /* as after BLACS_EXIT: nothing to report twice */
-    }
-    bi_watch_stop();
-    self_key = MPI_KEYVAL_INVALID; /* MPI frees the key with MPI_COMM_SELF */
-    return MPI_SUCCESS;
-}
-
-/* The library is being unloaded, or the program ends without MPI_Finalize:
- * with MPI still up, what the callback would have done at MPI_Finalize is
- * done now (the statistics, the MPI objects we keep), and the attribute
- * and key go, so that MPI never calls the callback after the code is gone.
- * Nothing to do once MPI is finalized (it called the callback then). */
-__attribute__((destructor)) static void self_unhook(void)
-{
-    int up = 0, down = 0;
-    if (self_key == MPI_KEYVAL_INVALID || MPI_Initialized(&up) != MPI_SUCCESS || !up) return;
-    if (MPI_Finalized(&down) != MPI_SUCCESS || down) return;
-    bi_progress_stop();
-    if (bi_g.initialized) {
-        bi_stats_report();
-        bi_run_cleanups();
-        bi_g.initialized = 0;
-    }
-    bi_watch_stop();
-    int key = self_key;
-    self_quiet = 1;
-    /* errors here would go to MPI_COMM_SELF's handler, the user's: the
-     * codes are not worth more than that while the library goes away */
-    MPI_Comm_delete_attr(MPI_COMM_SELF, key);
-    self_key = MPI_KEYVAL_INVALID;
-    MPI_Comm_free_keyval(&key);
-    self_quiet = 0;
-}
-
-static void at_finalize_hook(void)
-{
-    if (self_key != MPI_KEYVAL_INVALID) return;
-    BI_MPI_IN(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &self_key, NULL),
-              "MPI_Comm_create_keyval", -1, "BLACS_PINFO");
-    BI_MPI_IN(MPI_Comm_set_attr(MPI_COMM_SELF, self_key, NULL), "MPI_Comm_set_attr", -1,
-              "BLACS_PINFO");
-}
-
-void bi_init(void)
-{
-    if (bi_g.initialized) return;
-    int up = 0;
-    const int progress = bi_env_number("BLACS_PROGRESS", 1, 0, 1, BI_ENV_INT) != 0;
-    BI_MPI_IN(MPI_Initialized(&up), "MPI_Initialized", -1, "BLACS_PINFO");
-    if (!up) {
-        /* MPI_THREAD_MULTIPLE for the progress thread (progress.c), unless
-         * BLACS_PROGRESS=0; MPI may give less, and then there is none */
-        int want = progress ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, got = 0;
-        BI_MPI_IN(MPI_Init_thread(NULL, NULL, want, &got), "MPI_Init_thread", -1, "BLACS_PINFO");
-        bi_g.we_init_mpi = 1;
-    }
-    /* on the user's MPI_COMM_WORLD, whose handler we never change: these
-     * queries cannot fail on it (error.c) */
-    BI_MPI_IN(MPI_Comm_rank(MPI_COMM_WORLD, &bi_g.world_rank), "MPI_Comm_rank", -1, "BLACS_PINFO");
-    BI_MPI_IN(MPI_Comm_size(MPI_COMM_WORLD, &bi_g.world_size), "MPI_Comm_size", -1, "BLACS_PINFO");
-    int *ub = NULL, flag = 0;
-    BI_MPI_IN(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag), "MPI_Comm_get_attr", -1,
-              "BLACS_PINFO");
-    bi_g.tag_ub = flag ? *ub : 32767;
-    if (bi_g.idhi <= bi_g.idlo) { /* not set by BLACS_SET WHAT=1 */
-        bi_g.idlo = 0;
-        bi_g.idhi = bi_g.tag_ub;
-    }
-    bi_g.debug = (int)bi_env_number("BLACS_DEBUG", 0, 0, 3, BI_ENV_INT);
-    bi_g.bufwait = bi_env_number("BLACS_BUFWAIT", bi_g.bufwait, 0, HUGE_VAL, 0);
-    if (!bi_g.bufmax) bi_g.bufmax = (size_t)bi_env_number("BLACS_BUFMAX", 0, 0, 0x1p62, BI_ENV_SIZE);
-    bi_g.trace = getenv("BLACS_TRACE") != NULL;
-    const char *st = getenv("BLACS_STATS");
-    bi_g.stats = st && *st && *st != '0';
-    bi_g.hang_timeout = bi_env_number("BLACS_HANG_TIMEOUT", 10.0, 0, HUGE_VAL, 0);
-    {
-        const char *e = getenv("BLACS_P2P_SCHEDULE");
-        bi_g.p2p_sched = e && *e == 'n' ? (e[1] == 'o' ? 1 : 2) : 0; /* "node" / "net" */
-        char name[MPI_MAX_PROCESSOR_NAME + 1] = "";
-        int len = 0;
-        BI_MPI_IN(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name", -1, "BLACS_PINFO");
-        uint64_t h = 1469598103934665603u; /* FNV-1a */
-        for (int i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 1099511628211u;
-        bi_g.node_key = h;
-    }
-    bi_g.wait_warn = bi_env_number("BLACS_WAIT_WARN", 300.0, 0, HUGE_VAL, 0);
-    /* short sends straight from A with MPI_Send are gone (p2p.c): they
-     * waited for a receiver outside MPI once MPI's queue to it was full */
-    const char *ed = getenv("BLACS_EAGER_DIRECT");
-    if (ed && bi_env_number("BLACS_EAGER_DIRECT", 0, 0, HUGE_VAL, 0) != 0)
-        bi_error(-1, -1, "BLACS_PINFO",
-                 "BLACS_PINFO: environment variable BLACS_EAGER_DIRECT='%s' is refused: a send "
-                 "straight from A with MPI_Send waits for its receiver's process to enter MPI "
-                 "once MPI's queue to it is full, so a valid program could hang (only 0 is "
-                 "accepted: every short message goes through a buffer)",
-                 ed);
-    /* read now, not at the first strided TOP ' ' broadcast: a bad value is
-     * reported at BLACS_PINFO whatever path the program takes (env.c) */
-    (void)bi_bcast_mpi_inplace();
-    bi_g.initialized = 1;
-    at_finalize_hook();
-    bi_watch_start(bi_g.wait_warn);
-    if (progress) bi_progress_start();
-}
 
 bi_ctx *bi_ctx_find(Int h)
 {
@@ -251,71 +114,6 @@ static Int new_slot(const char *routine)
     return old;
 }
 
-/* Settings that decide what goes over the wire, read by each process on
- * its own (environment, BLACS_SET before the grid), must be alike on every
- * member of a grid, or operations would wait for messages nobody sends,
- * take the wrong ones, or fail with false errors.  One small reduction when
- * the grid is made (MPI_MAX over doubles, exact for these values) settles
- * them all: a setting that may differ only in speed is agreed on, process
- * 0's value for the whole grid; the others must be equal, each sent as
- * (v, -v) so that the maximum and the minimum come back, and a difference
- * is an error on every member naming the variable.
- *   agreed:   BLACS_P2P_SCHEDULE (p2p.c: the pieces a message is cut into)
- *   checked:  the message-ID range (BLACS_SET WHAT=1: IDs are computed,
- *             never exchanged), BLACS_COUNT_LIMIT (the pieces of long
- *             reductions), BLACS_DEBUG level 3 or not (its cross-check is
- *             a collective of its own), BLACS_STATS (BLACS_EXIT gathers the
- *             tables), and the machine parameters, BLACS_PIPE_SEGMENT and
- *             BLACS_COMB_NSHORT, from which 'A', 'P' and 'Y' choose their
- *             algorithm, segments and halvings locally.
- * BLACS_BCAST_DATATYPE needs neither: it only says whether a process packs
- * its own side (MPI matches type signatures, shape.c).  BLACS_SET WHAT=11
- * to 16 are set on a grid after it is made, on every process alike, as in
- * the reference. */
-typedef struct {
-    const char *name;   /* what differs, for the error */
-    double v;           /* this process's value */
-} setting;
-
-static void check_settings(MPI_Comm comm, int *p2p_sched, const char *routine)
-{
-    const bi_machine *m = bi_machine_default();
-    const setting chk[] = {
-        {"message-ID ranges (BLACS_SET WHAT=1), lower ends", bi_g.idlo},
-        {"message-ID ranges (BLACS_SET WHAT=1), upper ends", bi_g.idhi},
-        {"values of BLACS_COUNT_LIMIT", (double)bi_count_piece(SIZE_MAX)},
-        {"BLACS_DEBUG cross-check settings (1: level 3, 0: below)", bi_g.debug >= 3},
-        {"values of BLACS_STATS (1: on, 0: off)", bi_g.stats},
-        {"values of BLACS_ALPHA", m->tc.a},
-        {"values of BLACS_SEND_ALPHA", m->ts.a},
-        {"values of BLACS_POST_ALPHA", m->tp},
-        {"values of BLACS_BETA", m->tc.b},
-        {"values of BLACS_GAMMA", m->to.b},
-        {"values of BLACS_MEMCPY_BETA", m->tm.b},
-        {"values of BLACS_PIPE_SEGMENT", bi_pipe_segment()},
-        {"values of BLACS_COMB_NSHORT", bi_comb_nshort()},
-    };
-    enum { NCHK = sizeof chk / sizeof chk[0], NV = 2 * NCHK + 1 };
-    double v[NV];
-    int rank = 0;
-    BI_MPI_IN(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank", -1, routine);
-    for (int i = 0; i < NCHK; i++) {
-        v[2 * i] = chk[i].v;
-        v[2 * i + 1] = -chk[i].v;
-    }
-    /* agreed: process 0's value is the only one above -1 */
-    v[2 * NCHK] = rank == 0 ? bi_g.p2p_sched : -1;
-    BI_MPI_IN(MPI_Allreduce(MPI_IN_PLACE, v, NV, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce", -1,
-              routine);
-    for (int i = 0; i < NCHK; i++)
-        if (v[2 * i] != chk[i].v || -v[2 * i + 1] != chk[i].v)
-            bi_error(-1, -1, routine,
-                     "the processes of this grid were given different %s: from %.15g to %.15g, "
-                     "%.15g here; every process of a grid must use the same",
-                     chk[i].name, -v[2 * i + 1], v[2 * i], chk[i].v);
-    *p2p_sched = (int)v[2 * NCHK];
-}
-
 /* NPROW x NPCOL must fit in sys; the product is never formed (it may overflow) */
 void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol)
 {
@@ -395,7 +193,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
         return;
     }
     int p2p_sched = 0;
-    check_settings(comm, &p2p_sched, routine);
+    bi_settings_agree(comm, &p2p_sched, routine);
     Int h = new_slot(routine);
     bi_ctx *c = bi_alloc(NULL, sizeof *c, routine, "a context");
     memset(c, 0, sizeof *c);
@@ -518,97 +316,3 @@ void bi_ctx_exit_all(void)
     bi_error_grid(-1, -1, -1);
 }
 
-/* ---- C system-context handles (Csys2blacs_handle); handles stay stable -- */
-Int bi_sys_handle(MPI_Comm comm)
-{
-    bi_init();
-    if (comm == MPI_COMM_NULL)
-        bi_error(-1, __LINE__, __FILE__, "Cannot define a BLACS system handle based on MPI_COMM_NULL");
-    if (nsys == 0) {
-        nsys = 8;
-        syscomms = bi_alloc(NULL, (size_t)nsys * sizeof *syscomms, "Csys2blacs_handle",
-                            "the system-context table");
-        for (int i = 0; i < nsys; i++) syscomms[i] = MPI_COMM_NULL;
-        syscomms[0] = MPI_COMM_WORLD;
-    }
-    for (int i = 0; i < nsys; i++)
-        if (syscomms[i] == comm) return i;
-    for (int i = 1; i < nsys; i++)
-        if (syscomms[i] == MPI_COMM_NULL) {
-            syscomms[i] = comm;
-            return i;
-        }
-    int n = 2 * nsys;
-    syscomms = bi_alloc(syscomms, (size_t)n * sizeof *syscomms, "Csys2blacs_handle",
-                        "the system-context table");
-    for (int i = nsys; i < n; i++) syscomms[i] = MPI_COMM_NULL;
-    syscomms[nsys] = comm;
-    nsys = n;
-    return n / 2;
-}
-
-MPI_Comm bi_sys_comm(Int h, const char *routine, const char *argname)
-{
-    bi_init();
-    if (h == 0) return MPI_COMM_WORLD;
-    if (h < 0 || h >= nsys || syscomms[h] == MPI_COMM_NULL)
-        bi_argerr(-1, routine, 1, argname,
-                  "%ld is not a BLACS system context handle (BLACS_GET WHAT=0 or "
-                  "Csys2blacs_handle gives them)", (long)h);
-    return syscomms[h];
-}
-
-/* A Fortran system context is any Fortran communicator handle of the
- * user's, so there is no table to look it up in.  MPI_Comm_f2c of a number
- * that is none (an ICONTXT that BLACS_GET never set) makes a handle that
- * MPI rejects at its first use, deep inside GRIDINIT, with MPI's own
- * message naming no BLACS routine.  Asking MPI about it would report to the
- * handler of MPI_COMM_WORLD (or MPI_COMM_SELF), which is the user's and
- * never switched (error.c), so the handle's form is checked instead: in
- * MPICH a communicator handle carries its object kind (bits 26-29, 1 for a
- * communicator) and a non-zero handle kind (bits 30-31); Open MPI's
- * MPI_Comm_f2c gives NULL for an index that names no communicator.  A
- * well-formed handle of a freed communicator still reaches MPI. */
-static int fcomm_plausible(Int h, MPI_Comm comm)
-{
-    if ((Int)(MPI_Fint)h != h || comm == MPI_COMM_NULL) return 0;
-#if defined(MPICH_VERSION) && !defined(SMPI_H)
-    unsigned u = (unsigned)(MPI_Fint)h;
-    return ((u >> 30) & 3u) != 0 && ((u >> 26) & 15u) == 1;
-#else
-    return (void *)comm != NULL;
-#endif
-}
-
-MPI_Comm bi_sys_fcomm(Int h, const char *routine)
-{
-    bi_init();
-    MPI_Comm comm = MPI_Comm_f2c((MPI_Fint)h);
-    if (!fcomm_plausible(h, comm))
-        bi_argerr(-1, routine, 1, "ICONTXT",
-                  "%ld is not a system context (a Fortran MPI communicator handle, as BLACS_GET "
-                  "WHAT=0 gives)", (long)h);
-    return comm;
-}
-
-void bi_sys_free(Int h, int quiet)
-{
-    if (h == 0) return;
-    if (h < 0 || h >= nsys || syscomms[h] == MPI_COMM_NULL) {
-        if (!quiet) BI_WARN(-1, "Trying to free non-existent system context handle %ld", (long)h);
-        return;
-    }
-    syscomms[h] = MPI_COMM_NULL;
-}
-
-void bi_sys_release(Int h, MPI_Comm comm)
-{
-    if (h > 0 && h < nsys && syscomms[h] == comm) syscomms[h] = MPI_COMM_NULL;
-}
-
-void bi_sys_reset(void)
-{
-    free(syscomms);
-    syscomms = NULL;
-    nsys = 0;
-}
