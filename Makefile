@@ -12,13 +12,15 @@
 #   make check-scalapack    PDGESV and PDPOTRF from Debian's ScaLAPACK on this BLACS
 #   make install-check      install into a temporary prefix, then build and run a client
 #   make cluster-test       the netlib tester across hosts of a network test bed
-#   make cluster-faults     faults across hosts (a process killed, a link cut)
+#   make cluster-faults     faults across hosts: a link cut, a rank killed, a host held to 1 Mbit/s
 #   make timing             the timing survey (TIMING/README)
 #   make bench              the side-by-side benchmark: ours, MPI, the reference, MKL
+#   make bench-base         another revision's library for make bench BENCH_BASE=1 (BENCH_REV)
 #   make bench-hosts        the same table across two hosts of the test bed (TCP)
 #   make calibrate          the machine model as BLACS_* settings (calibrate-hosts: over TCP)
 #   make timing-hosts       the survey on 4 hosts of the test bed
 #   make simulate           SimGrid SMPI experiments and the 1,024-rank correctness run
+#   make simulate-scale     the 1,024-rank correctness run alone
 #   make bench-models       every topology against its own cost model in SMPI
 #   make bench-scalapack SCALAPACK_SRC=...  Reference ScaLAPACK in SMPI: its BLACS against ours
 #   make man                the section-3 man pages, into build/man/man3

@@ -8,7 +8,8 @@
 #   - a file calls into a layer it may not: an
 #     algorithm into the models, the selection step or a dispatcher, the
 #     core into the algorithms, ... (SRC/layers.txt lists the layers), or
-#   - a file of SRC/ or FORTRAN/ is in no layer of SRC/layers.txt.
+#   - a file of SRC/ or FORTRAN/ is in no layer of SRC/layers.txt, or
+#   - doc/internals.md's table of layers names other files than the list.
 #   layers.sh OBJDIR --graph   prints the edges "from -> to: symbols" too.
 set -euo pipefail
 obj=${1:?usage: layers.sh OBJDIR [--graph]}
@@ -67,6 +68,18 @@ for c in "$src"/SRC/*.c "$src"/FORTRAN/*.c; do
     echo "UNLISTED: $b.c is in no layer of SRC/layers.txt"; bad=1
   fi
 done
+# doc/internals.md's table of layers names the same files as the list
+doc=$src/doc/internals.md
+if [ -r "$doc" ]; then
+  while read -r lay files; do
+    want=$(tr ' ' '\n' <<< "$files" | grep . | sort | tr '\n' ' ')
+    row=$(awk -F'|' -v l=" $lay " '$2 == l {print $3; exit}' "$doc")
+    have=$(sed 's/SRC\///g; s/FORTRAN\///g; s/\.c\b//g; s/,/ /g' <<< "$row" | tr ' ' '\n' | grep . | sort | tr '\n' ' ')
+    if [ "$want" != "$have" ]; then
+      echo "DOC: doc/internals.md's layer '$lay' lists '$have', SRC/layers.txt '$want'"; bad=1
+    fi
+  done < <(awk '/^[a-z]+:/ {l = $1; sub(/:$/, "", l); f = ""; for (i = 2; i <= NF && $i != "calls:"; i++) f = f " " $i; print l f}' "$list")
+fi
 # layer rules
 while IFS= read -r line; do
   [ -n "$line" ] || continue
