@@ -5,34 +5,26 @@
 # names holding an underscore), our documented extensions, Intel MKL's
 # Cdsendrecv/DSENDRECV, and nothing else (no internal symbol).  Every
 # Fortran spelling of a routine must be the same code (one address).
+# The routines are listed in TESTING/exported.txt (EXPORTED=file: another
+# list), which says for each which interfaces it has.
 set -u
 lib=${1:-LIB}/libblacs.so
+list=${EXPORTED:-$(dirname "$0")/exported.txt}
+[ -r "$list" ] || { echo "check_symbols.sh: cannot read the list of routines $list"; exit 1; }
+bad=$(sed -e 's/#.*//' "$list" | awk 'NF && (NF != 2 || $2 !~ /^(FC|F|C|S)$/)')
+[ -n "$bad" ] && { echo "check_symbols.sh: lines of $list not of the form <name> FC|F|C|S:"; echo "$bad"; exit 1; }
 want=$(mktemp); have=$(mktemp); fnames=$(mktemp)
-{
-  for s in abort barrier exit freebuff get gridexit gridinfo gridinit gridmap pcoord pinfo pnum set setup lastsrc; do
-    echo "blacs_$s"; done
-  echo kbrid; echo kbsid; echo krecvid; echo ksendid; echo dcputime00; echo dwalltime00
-  echo sys2blacs_handle; echo blacs2sys_handle; echo free_blacs_system_handle
-  for t in i s d c z; do for f in gesd2d gerv2d trsd2d trrv2d gebs2d gebr2d trbs2d trbr2d gsum2d gamx2d gamn2d tuop2d; do
-    echo "$t$f"; done; done
-  echo dsendrecv   # Intel MKL's extension
-} > "$fnames"
+# <name> <interfaces> [# comment]: F Fortran spellings, C the C name C<name>,
+# S the symbol <name> as it is
+routines() { sed -e 's/#.*//' "$list" | awk -v k="$1" 'NF >= 2 && $2 ~ k {print $1}'; }
+routines F > "$fnames"
 {
   while read -r f; do
     F=${f^^}; echo "$f"; echo "${f}_"; echo "$F"; echo "${F}_"
     [[ $f == *_* ]] && echo "${f}__"
   done < "$fnames"
-  for s in abort barrier exit freebuff get gridexit gridinfo gridinit gridmap pcoord pinfo pnum set setup; do
-    echo "Cblacs_$s"; done
-  for s in kbrid kbsid krecvid ksendid; do echo "C$s"; done
-  echo Cdcputime00; echo Cdwalltime00; echo Csys2blacs_handle; echo Cblacs2sys_handle
-  echo Cfree_blacs_system_handle
-  for t in i s d c z; do for f in gesd2d gerv2d trsd2d trrv2d gebs2d gebr2d trbs2d trbr2d gsum2d gamx2d gamn2d; do
-    echo "C$t$f"; done; done
-  echo Cblacs_lastsrc                                  # extension: sender of the last receive
-  for t in i s d c z; do echo "C${t}tuop2d"; done     # extension: user combine
-  echo Cdsendrecv                                      # Intel MKL's extension
-  echo MKLMPI_Get_wrappers                             # Intel MKL: its MPI wrappers (SRC/mklmpi.c)
+  routines C | sed 's/^/C/'
+  routines S
 } | sort > "$want"
 nm -D --defined-only "$lib" | awk '$2 ~ /[TDBRW]/ {print $3}' | grep -v -E '^(_init|_fini|__bss_start|_edata|_end)$' | sort > "$have"
 missing=$(comm -23 "$want" "$have"); extra=$(comm -13 "$want" "$have")
