@@ -94,13 +94,8 @@ static void scope_comm_make(bi_scope *s, const char *routine)
 
 static void scope_init(bi_scope *s, bi_ctx *c, char id, int np, int me, int base, int stride)
 {
-    s->ctx = c;
-    s->id = id;
-    s->np = np;
-    s->me = me;
-    s->base = base;
-    s->stride = stride;
-    s->comm = MPI_COMM_NULL;
+    *s = (bi_scope){.ctx = c, .id = id, .np = np, .me = me, .base = base, .stride = stride,
+                    .comm = MPI_COMM_NULL};
 }
 
 static Int new_slot(const char *routine)
