@@ -2,7 +2,7 @@
  * check.c -- BLACS_DEBUG=3's cross-check descriptions still in flight
  * (entry_debug.c posts them, LAWN 73 7.1.4): compared when they arrive, at every
  * BLACS call (bi_poll) and wait of the hang detection, at GRIDEXIT, and
- * dropped at BLACS_EXIT.  Only MPI requests and the comparison: no call
+ * at BLACS_EXIT dropped (receives) or drained (sends, bi_check_drain).  Only MPI requests and the comparison: no call
  * into the rest of the library, so the buffer layer's poll can reach it.
  */
 #include <stdio.h>
@@ -10,7 +10,10 @@
 #include "core.h"
 
 static bi_chk *pending;
-static bi_chk *orphans; /* sends of exited grids that MPI still carries out */
+/* BLACS_EXIT: descriptions still being sent, whose memory MPI may read
+ * until their requests complete (bi_check_drain), and those it never
+ * finished within the drain's bound, kept for the rest of the process */
+static bi_chk *orphans, *kept;
 
 /* why two descriptions of one operation disagree ("" if they agree): mine
  * at scope rank me, o at scope rank k */
@@ -59,8 +62,7 @@ static void check_sweep(int last)
                 MPI_Test_cancelled(&st, &cancelled);
                 done = !cancelled ? 1 : -1;
             } else {
-                /* MPI sends it on: its buffer stays until BLACS_EXIT */
-                BI_MPI(MPI_Request_free(&p->r), "MPI_Request_free");
+                /* MPI still reads it: drained after the buffered sends */
                 *pp = p->next;
                 p->next = orphans;
                 orphans = p;
@@ -85,12 +87,36 @@ void bi_check_poll(void)
 void bi_check_exit(Int ctxt)
 {
     if (pending) check_sweep(ctxt < 0);
-    if (ctxt < 0) /* BLACS_EXIT: every grid is gone, and with it its sends */
-        while (orphans) {
-            bi_chk *p = orphans;
-            orphans = p->next;
+}
+
+/* BLACS_EXIT, after the buffered sends: the descriptions still being sent
+ * are waited for, at most limit seconds in all (every process of the job
+ * is in BLACS_EXIT, whose waits let MPI move them), and freed once done.
+ * Freed before, MPI would read freed memory while it finished them (the
+ * buffered sends' last waits progress every request).  One MPI never
+ * finished in time is let go (MPI_Request_free) and its memory kept. */
+void bi_check_drain(double limit)
+{
+    const double t0 = MPI_Wtime();
+    while (orphans) {
+        for (bi_chk **pp = &orphans, *p; (p = *pp);) {
+            int done = 0;
+            BI_MPI(MPI_Test(&p->r, &done, MPI_STATUS_IGNORE), "MPI_Test");
+            if (!done && MPI_Wtime() - t0 > limit) {
+                BI_MPI(MPI_Request_free(&p->r), "MPI_Request_free");
+                *pp = p->next;
+                p->next = kept;
+                kept = p;
+                continue;
+            }
+            if (!done) {
+                pp = &p->next;
+                continue;
+            }
+            *pp = p->next;
             free(p);
         }
+    }
 }
 
 void bi_check_track(bi_chk *p)

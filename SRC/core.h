@@ -157,6 +157,7 @@ BI_NORETURN void bi_check_fail(Int ctxt, const char *routine, const char *call, 
  * drops what is still to come */
 void bi_check_poll(void);
 void bi_check_exit(Int ctxt);
+void bi_check_drain(double limit); /* BLACS_EXIT: sends still in flight, after the buffers' */
 /* wait.c: wait for one request; notices hangs at BLACS_DEBUG >= 2 and
  * counts waiting time for BLACS_STATS.  What it waits for (dir, peer as
  * bi_wait_text, base.h) goes into reports.  An MPI error stops the job
