@@ -21,6 +21,7 @@
 #   make timing-hosts       the survey on 4 hosts of the test bed
 #   make simulate           SimGrid SMPI experiments and the 1,024-rank correctness run
 #   make simulate-scale     the 1,024-rank correctness run alone
+#   make simulate-same      the same plans and messages under SMPI as under MPICH
 #   make bench-models       every topology against its own cost model in SMPI
 #   make bench-scalapack SCALAPACK_SRC=...  Reference ScaLAPACK in SMPI: its BLACS against ours
 #   make man                the section-3 man pages, into build/man/man3

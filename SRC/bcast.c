@@ -48,6 +48,7 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     c.dt = bi_mpitype(s->type);
     /* the message IDs (LAWN 73 6.1.2) */
     if (c.plan.ntags > 0) c.tag = bi_msgid_scoped(sc, root, c.plan.ntags, 1) + c.plan.first;
+    if (bi_g.trace) bi_trace_plan(&c, 'b');
     int sender = sc->me == root, contig = bi_shape_contig(s);
     bi_buf *b = NULL;
     /* the source sends from a copy, so that it returns without waiting

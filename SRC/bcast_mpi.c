@@ -81,7 +81,6 @@ static void send_part(bi_coll *c, MPI_Comm comm, bi_buf *w, void *p, int n, MPI_
 {
     MPI_Request *r = bi_buf_req(w, -1);
     BI_MPI(MPI_Ibcast(p, n, dt, c->root, comm, r), "MPI_Ibcast");
-#ifndef SMPI_H
     /* The source then waits for its broadcast in the bounds of its order
      * (transport.c: 8 T_c + 20 us, BLACS_SOURCE_WAIT in all).  MPICH's and
      * Open MPI's non-blocking schedules move only while the root calls
@@ -90,12 +89,8 @@ static void send_part(bi_coll *c, MPI_Comm comm, bi_buf *w, void *p, int n, MPI_
      * shared memory (make bench), 420 us a broadcast without this wait,
      * 110 us with it, against MPI_Bcast's 60-70.  Short ones (up to 256
      * bytes) go eagerly and would only pay for the polls (+0.13 us at 8
-     * bytes).  SMPI's root posts all its sends at once and needs no
-     * progress: it does not wait there. */
+     * bytes). */
     if (bytes > 256) bi_source_settle(c, r, bytes);
-#else
-    (void)bytes;
-#endif
 }
 
 /* c's data as the (count, datatype) of one MPI call: a non-contiguous
@@ -113,15 +108,14 @@ static bi_mpicount data_of(const bi_coll *c)
  * arrives and returns success when a receiver expects more -- so elsewhere
  * the count travels with the data: a 16-byte header (count, ~count) in
  * front of short broadcasts (one copy each way), a broadcast of its own
- * before long ones.  SimGrid's SMPI is left as MPICH, so that simulated
- * times stay those of the plain broadcast.  A receiver's non-contiguous
- * shape (c->shape) is unpacked from behind the header when short -- the
+ * before long ones (SimGrid's SMPI takes MPICH's side, BI_MPICH).  A
+ * receiver's non-contiguous shape (c->shape) is unpacked from behind the header when short -- the
  * header costs that copy anyway, and a second collective would cost more
  * than it -- and taken in place through its datatype after the count's
  * broadcast when long.  The source sends from its copy in every case: the
  * items in c->dt, as a receiver's run or datatype of them, so the type
  * signatures match (the short header's broadcast is bytes on both sides). */
-#if defined(MPICH_VERSION) || defined(SMPI_H)
+#if BI_MPICH
 #define BI_MPI_CHECKS_BCAST 1
 #define HDR ((size_t)0)
 #else
@@ -175,8 +169,7 @@ static void recv_counted(const bi_coll *c, MPI_Comm comm)
  * as before and leaves the words still to come on the copy's request
  * queue.  Both sides decide from the element count alone, which they
  * share.  Only where MPI checks the broadcast's count itself (MPICH):
- * elsewhere the count travels first (above); and not in SMPI, where a
- * copy costs no simulated time and the words would only add latency.
+ * elsewhere the count travels first (above).
  * The words are transport.c's, as for the other letters (bcast.c).
  * send_direct: 1 if it sent from A; else 0 and *rdy the words to come
  * (c->np - 1 requests, some of them done) */

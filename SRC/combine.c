@@ -159,6 +159,7 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     if (user && bi_cur_uop.init) bi_uop_apply(bi_cur_uop.init, count, c.buf, c.isize);
     if (c.plan.run) {
         c.tag = c.plan.ntags ? bi_msgid_scoped(sc, root < 0 ? 0 : root, c.plan.ntags, 1) : 0;
+        if (bi_g.trace) bi_trace_plan(&c, 'c');
         c.plan.run(&c);
     }
     if (user && lands && bi_cur_uop.post) {

@@ -365,36 +365,23 @@ typedef struct {
      * (bcast_mpi.c) */
     int mark;
 } bi_plan;
-/* where MPI checks a broadcast's count itself and a copy costs real time
- * (MPICH; not SimGrid's SMPI): the ' ' broadcasts of BI_DIRECT_MIN bytes or
- * more are plan.direct */
-#if defined(MPICH_VERSION) && !defined(SMPI_H)
-#define BI_BCAST_DIRECT 1
+/* MPICH, or SimGrid's SMPI standing for it: the simulated library makes
+ * MPICH's plans and sends MPICH's messages (doc/internals.md, "The
+ * simulated build") */
+#if defined(MPICH_VERSION) || defined(SMPI_H)
+#define BI_MPICH 1
 #else
-#define BI_BCAST_DIRECT 0
+#define BI_MPICH 0
 #endif
-/* where a copy costs real time (not SimGrid's SMPI): the broadcasts of the
- * library's own topologies of BI_DIRECT_MIN bytes or more are plan.direct
- * (bcast.c; their receivers check every message's count themselves) */
-#ifndef SMPI_H
-#define BI_TOPO_DIRECT 1
-#else
-#define BI_TOPO_DIRECT 0
-#endif
+/* where MPI checks a broadcast's count itself (MPICH): the ' ' broadcasts
+ * of BI_DIRECT_MIN bytes or more are plan.direct; the library's own
+ * topologies are, everywhere (bcast.c; their receivers check every
+ * message's count themselves) */
+#define BI_BCAST_DIRECT BI_MPICH
 #define BI_DIRECT_MIN 65536.0
 /* TOP ' ' broadcasts of 1 to BI_BCAST_SHORT bytes in a scope with MPI
- * collectives run the binomial tree '1' (plan.c); 0: never.  Never in
- * SimGrid's SMPI: bench-scalapack makes every simulated send synchronous
- * (smpi/send-is-detached-thresh:0), where short sends are eager on a real
- * MPI, so a tree's forwarder waits there for each child's receive in turn
- * while SMPI's MPI_Ibcast posts its sends together: PDGETRF 4 x 4, N =
- * 1024, 10 GB/s, ours/reference 0.981 with the tree against 0.695 with
- * MPI_Ibcast, 8 x 8 N = 2048 0.944 against 0.575 */
-#ifndef SMPI_H
+ * collectives run the binomial tree '1' (plan.c) */
 #define BI_BCAST_SHORT 12288.0
-#else
-#define BI_BCAST_SHORT 0.0
-#endif
 
 struct bi_coll {
     bi_scope *sc;
@@ -465,6 +452,8 @@ void bi_count_agree(const bi_coll *c);
  * one line per collective message sent:
  *   <ctx> <scope> <from> <to> <bytes> <tag> <step> <top> */
 void bi_trace_send(bi_coll *c, int to, size_t bytes, int tag);
+void bi_trace_plan(const bi_coll *c, char kind);
+void bi_trace_p2p(long ctx, int me, int to, size_t bytes, int tag, int worded);
 
 #pragma GCC visibility pop
 #endif /* BI_CORE_H */

@@ -186,8 +186,7 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
  * as always, and the word's receive goes on the copy's buffer queue
  * (buffer.c): FREEBUFF never waits for one, EXIT gives them a moment, then
  * cancels them.  No words where the pair shares a subrange (a narrow ID
- * range, BLACS_SET 1), nor in SimGrid's SMPI (a copy costs no simulated
- * time there, and a poll would not let the word arrive).  make bench, T_c
+ * range, BLACS_SET 1).  make bench, T_c
  * at 10^4 / 10^5 doubles: 1.06 / 1.00-1.04 times MPI_Send's, was 1.35 /
  * 1.17; make bench-hosts (TCP) at 10^6: 1.00, was 1.21. */
 #define DIRECT_MIN ((size_t)BI_DIRECT_MIN)
@@ -202,12 +201,7 @@ static int long_msg(size_t n, size_t es, int net)
  * pair's previous message in that direction was long */
 static int worded(const bi_ctx *c, int peer, int last)
 {
-#ifdef SMPI_H
-    (void)c, (void)peer, (void)last;
-    return 0;
-#else
     return last && bi_msgid_p2p_apart(c, c->iam, peer);
-#endif
 }
 
 /* the sender: did the word come within what the copy of bytes would cost? */
@@ -285,6 +279,7 @@ static void send_msg(bi_ctx *c, const bi_shape *s, const void *A, int dest, int 
         BI_MPI_IN(MPI_Irecv(NULL, 0, MPI_BYTE, dest, bi_msgid_p2p_word(c, c->iam), c->comm, &word),
                   "MPI_Irecv", c->handle, routine);
     if (p2p) *last = (unsigned char)long_msg(n, es, net);
+    if (bi_g.trace) bi_trace_p2p((long)c->handle, c->iam, dest, nb, tag, word != MPI_REQUEST_NULL);
     /* (not past 2^31 bytes: one MPI message that long is where MPI
      * libraries are slowest and least tried; the pieces are not) */
     if (word != MPI_REQUEST_NULL && *last && contig && nb <= INT_MAX &&

@@ -19,7 +19,7 @@
  *     us at one double against the tree's 0.3 and MPI_Bcast's 0.3).  The
  *     longer ones (and empty ones) reserve one ID too, for their mark
  *     (plan.mark, bcast_mpi.c): processes that disagree on the length then
- *     get the count error, not a hang.  Not in SimGrid's SMPI (BI_BCAST_SHORT).
+ *     get the count error, not a hang.
  *   - ' ' broadcasts past 2^31 bytes under MPICH are the tree too: MPICH's
  *     (4.0) MPI_Ibcast, which ' ' uses so that its source never waits,
  *     fails there ("Invalid communicator" at the receivers; Open MPI's
@@ -44,7 +44,7 @@
  *     all (BLACS_SOURCE_WAIT): the source's order, transport.c; and
  *     whether a source may send straight from A when its receivers say
  *     they are there (long vectors; ' ' under MPICH, on one message ID; the
- *     library's own letters on their first ID; not in SMPI), and how long
+ *     library's own letters on their first ID), and how long
  *     it waits for them (what copying A costs, T_m; transport.c).
  * plan.top is the letter of what runs in the end, for broadcasts and
  * combines alike: message traces (BLACS_TRACE) and hang and long-wait
@@ -102,7 +102,7 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
          * order */
         if (bi_posted_together(m, bytes)) p->ord_cap = 0;
         if (in->np > 1 && bytes >= BI_DIRECT_MIN &&
-            (p->mpi ? BI_BCAST_DIRECT : BI_TOPO_DIRECT)) {
+            (!p->mpi || BI_BCAST_DIRECT)) {
             p->direct = 1;
             if (p->mpi) p->ntags = 1; /* the receivers' words (the letters' go on their first ID) */
             p->ready_wait = 1e-6 * m->tm.b * bytes;
@@ -122,11 +122,11 @@ bi_plan bi_bcast_plan(const bi_call_in *in, const bi_machine *m)
     if (np < 2 && !(t->bcast_flags & BI_TOP_MPI)) return p;
     if ((t->bcast_flags & BI_TOP_MPI) && !in->has_coll) t = bi_topo_find('1');
     const double bytes = (double)in->count * (double)in->isize;
-#if defined(MPICH_VERSION)
+#if BI_MPICH
     if ((t->bcast_flags & BI_TOP_MPI) && np > 1 && bytes > (double)INT_MAX) t = bi_topo_find('1');
 #endif
     int mark = 0;
-    if ((t->bcast_flags & BI_TOP_MPI) && np > 1 && BI_BCAST_SHORT > 0) {
+    if ((t->bcast_flags & BI_TOP_MPI) && np > 1) {
         if (bytes > 0 && bytes <= BI_BCAST_SHORT) t = bi_topo_find('1');
         else mark = 1;
     }

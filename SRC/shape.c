@@ -259,7 +259,7 @@ MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s)
  * elsewhere; BLACS_BCAST_DATATYPE=0|1 overrides.  Processes may differ: MPI
  * matches type signatures, and bcast_mpi.c's counted protocol is the same
  * either way. */
-#if defined(MPICH_VERSION) || defined(SMPI_H)
+#if BI_MPICH
 #define BI_INPLACE_DEFAULT 0
 #else
 #define BI_INPLACE_DEFAULT 1

@@ -35,6 +35,34 @@ void bi_trace_send(bi_coll *c, int to, size_t bytes, int tag)
     fflush(f);
 }
 
+/* a line of the plan that runs (the selection step, plan.c), before its
+ * messages: "= b" for a broadcast, "= c" for a combine ('_' for TOP ' ').
+ * With the sends' lines it is what the simulated build is checked against
+ * (TIMING/sim/same.sh): the same plans and messages under SMPI as under
+ * MPICH. */
+void bi_trace_plan(const bi_coll *c, char kind)
+{
+    FILE *f = trace_file();
+    if (!f) return;
+    const bi_plan *p = &c->plan;
+    fprintf(f, "= %c %ld %c %d %d %zu %zu %c mpi %d direct %d mark %d nseg %zu param %d tags %d %d %d"
+               " agree %d halve %d serial %a order %a %a %a ready %a\n",
+            kind, (long)c->sc->ctx->handle, c->sc->id, c->me, c->root, c->count, c->isize,
+            p->top && p->top != ' ' ? p->top : '_', p->mpi, p->direct, p->mark, p->nseg, p->param, p->ntags, p->first,
+            c->tag, p->agree, p->halve, p->serial, p->ord_a, p->ord_b, p->ord_cap, p->ready_wait);
+    fflush(f);
+}
+
+/* a point-to-point message (p2p.c): context, from, to (grid ranks), bytes,
+ * message ID, and whether it has a receiver's word (p2p.c) */
+void bi_trace_p2p(long ctx, int me, int to, size_t bytes, int tag, int worded)
+{
+    FILE *f = trace_file();
+    if (!f) return;
+    fprintf(f, "= p %ld %d %d %zu %d word %d\n", ctx, me, to, bytes, tag, worded);
+    fflush(f);
+}
+
 /* Request arrays: one operation at a time borrows the process's pool, which
  * only grows (no allocation per call); a second simultaneous one would get
  * its own array. */

@@ -57,12 +57,9 @@ int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t 
 
 /* The broadcast source's order (transport.c): a send waited for at most
  * limit seconds, by polling, so the source never depends on a receiver
- * that is not there.  Under SimGrid's SMPI simulated time moves only while
- * every rank waits, so the poll naps between tests (nanosleep is SMPI's
- * there), for a 256th of what has passed and at least 1 ns: completion is
- * seen at most 0.4% late.  (A floor of 10 ns put a 1 x 16 tree's '1'
- * broadcast of 10 doubles 1.8% behind the reference's, 4.07 one-way times;
- * with 1 ns it is the reference's to the nanosecond at 1-100 doubles.)
+ * that is not there.  (Under SimGrid's SMPI each MPI_Test costs the
+ * simulated time TIMING/sim/smpi.sh gives it, MPICH's, measured by make
+ * calibrate: the poll is the same code there.)
  * Returns whether the send completed; *waited the seconds spent. */
 int bi_wait_bounded(MPI_Request *r, double limit, double *waited)
 {
@@ -71,14 +68,7 @@ int bi_wait_bounded(MPI_Request *r, double limit, double *waited)
     int done = 0;
     BI_MPI(MPI_Test(r, &done, MPI_STATUS_IGNORE), "MPI_Test");
     while (!done && (w = MPI_Wtime() - t0) < limit) {
-#ifdef SMPI_H
-        double nap = w / 256 > 1e-9 ? w / 256 : 1e-9;
-        if (nap > limit - w) nap = limit - w;
-        struct timespec ts = {0, (long)(nap * 1e9) + 1};
-        nanosleep(&ts, NULL);
-#else
         sched_yield(); /* more ranks than cores: the receiver may need this one */
-#endif
         BI_MPI(MPI_Test(r, &done, MPI_STATUS_IGNORE), "MPI_Test");
     }
     w = MPI_Wtime() - t0;

@@ -20,6 +20,8 @@
  *             the repeatable ' ' decide by length; fewer on P x 1 and the
  *             2D grid's columns); roots and destinations rotate over the
  *             scope; leave-on-one and leave-on-all;
+ *   p2p     : on 1 x P, a ring of Cdgesd2d/Cdgerv2d and Ctrsd2d/Ctrrv2d
+ *             messages of 1 to 100000 doubles (long ones repeated);
  *   extras  : integer, single, double complex; non-contiguous GE shapes
  *             (LDA > M) and trapezoids; xGAMX2D/xGAMN2D with and without
  *             RA/CA; a user combine (vTUOP2D);
@@ -385,6 +387,47 @@ static const int SETTINGS[][9] = {
     {15, 1, 16, 1, 0},
 };
 
+/* point-to-point on 1 x P: each process sends to its right neighbour and
+ * receives from its left, in double precision, for each size in turn
+ * (long ones repeated, so that the pair's next message has the receiver's
+ * word, p2p.c), as a column (LDA = M), a GE block with LDA > M and an
+ * upper trapezoid; every element and the guards around it checked */
+static void sweep_p2p(const grid *g)
+{
+    static const int N[] = {1, 100, 5000, 100000, 100000, 100000, 7};
+    const int P = (int)g->npcol, me = (int)g->mycol, right = (me + 1) % P, left = (me + P - 1) % P;
+    for (size_t i = 0; i < sizeof N / sizeof N[0]; i++)
+        for (int form = 0; form < 3; form++) {
+            const int m = form == 0 ? N[i] : N[i] < 100 ? N[i] : 100;
+            const int n = form == 0 ? 1 : (N[i] + m - 1) / m, lda = form == 1 ? m + 3 : m;
+            const size_t len = (size_t)lda * (size_t)n + 2;
+            double *a = malloc(len * sizeof *a), *b = malloc(len * sizeof *b);
+            if (!a || !b) { BAD("out of memory"); exit(2); }
+            for (size_t k = 0; k < len; k++) a[k] = (double)(me * 1000 + (int)(k % 997)), b[k] = -1;
+            rot++;
+            if (form == 2) {
+                Cdtrsd2d(g->ctxt, "U", "N", m, n, a + 1, lda, 0, right);
+                Cdtrrv2d(g->ctxt, "U", "N", m, n, b + 1, lda, 0, left);
+            } else {
+                Cdgesd2d(g->ctxt, m, n, a + 1, lda, 0, right);
+                Cdgerv2d(g->ctxt, m, n, b + 1, lda, 0, left);
+            }
+            nops++;
+            long wrong = 0;
+            for (size_t k = 0; k < len; k++) {
+                int inside = k >= 1 && k < len - 1;
+                size_t e = k - 1;
+                int r = inside ? (int)(e % (size_t)lda) : 0, c = inside ? (int)(e / (size_t)lda) : 0;
+                if (inside && (r >= m || (form == 2 && !in_tr('U', 'N', m, n, r, c)))) inside = 0;
+                double want = inside ? (double)(left * 1000 + (int)(k % 997)) : -1;
+                if (b[k] != want) wrong++;
+            }
+            if (wrong) BAD("p2p %d x %d (LDA %d, form %d) from %d: %ld elements wrong", m, n, lda, form, left, wrong);
+            free(a);
+            free(b);
+        }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -421,6 +464,8 @@ int main(int argc, char **argv)
             phase("1xP comb");
             sweep_comb(&g, "RA", CTOPS, sizes, 0, "RA");
             phase("1xP comb extras");
+            sweep_p2p(&g);
+            phase("1xP p2p");
         } else if (gi == 1) {
             sweep_bcast(&g, "RC", BTOPS, SZ_FEW, 3, "");
             sweep_comb(&g, "RC", CTOPS, SZ_FEW, 3, "");

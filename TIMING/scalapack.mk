@@ -14,6 +14,7 @@
 #
 # Knobs: SCALAPACK_SRC (required), BENCH_SL_QUICK=1 (one grid and size per
 # network), SL_OUT ($(SIM_OUT)/scalapack), SL_JOBS (simulations at once, 2),
+# SL_NETS (the platforms: net10g net1g; also node16 node32),
 # SL_HOST_SPEED (host speed for the computation mode, 20Gf), SL_BLAS
 # (the BLAS/LAPACK link flags; the single-threaded OpenBLAS of Debian's
 # libopenblas-serial-dev when present, else -llapack -lblas), SMPIF90.
@@ -23,6 +24,7 @@ SCALAPACK_SRC ?=
 BENCH_SL_QUICK ?=
 SL_OUT ?= $(SIM_OUT)/scalapack
 SL_JOBS ?= 2
+SL_NETS ?= net10g net1g
 SL_HOST_SPEED ?= 20Gf
 SL_B := build/smpi-scalapack
 SL := $(patsubst %/,%,$(SCALAPACK_SRC))
@@ -71,7 +73,7 @@ else ifeq ($(SL_OK),)
 	@echo "  then: make bench-scalapack SCALAPACK_SRC=/path/to/scalapack   (BENCH_SL_QUICK=1 for the quick table)"
 else
 	@$(MAKE) --no-print-directory bench-scalapack-bins
-	BENCH_SL_QUICK=$(BENCH_SL_QUICK) SL_JOBS=$(SL_JOBS) SL_HOST_SPEED=$(SL_HOST_SPEED) \
+	BENCH_SL_QUICK=$(BENCH_SL_QUICK) SL_JOBS=$(SL_JOBS) SL_HOST_SPEED=$(SL_HOST_SPEED) SL_NETS="$(SL_NETS)" \
 	  bash TIMING/sim/scalapack.sh $(SL_B) $(SL_OUT)
 endif
 
@@ -102,11 +104,12 @@ $(SL_B)/obj/sim/%.o: TIMING/sim/%.c TIMING/sim/sl_wrap.h TIMING/sim/sl_smpi_comp
 	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -c -o $@ $<
 
 SL_DRV := $(SL_B)/obj/sim/sl_bench.o $(SL_B)/obj/sim/sl_wrap.o $(SL_B)/obj/sim/sl_flops.o
-$(SL_B)/sl_bench_ref: $(SL_DRV) $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a
-	$(SMPICC) -o $@ $(SL_LDWRAP) $(SL_DRV) $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a \
+$(SL_B)/sl_bench_ref: $(SL_DRV) $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a $(SIM_B)/obj/sim/simmpi.o
+	$(SMPICC) -o $@ $(SL_LDWRAP) $(SL_DRV) $(SIM_B)/obj/sim/simmpi.o $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a \
 	  $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a $(SL_BLAS) -lgfortran -lm
-# ours: the objects of the simulated build (TIMING/simulate.mk) and its
-# combine-cost wrapper simops.o, which ops.o of that build needs
-$(SL_B)/sl_bench_ours: $(SL_DRV) $(SL_B)/libscalapack.a $(SIM_OBJ) $(SIM_B)/obj/sim/simops.o
-	$(SMPICC) -o $@ $(SL_LDWRAP) $(SL_DRV) $(SL_B)/libscalapack.a $(SIM_OBJ) $(SIM_B)/obj/sim/simops.o \
+# both on the same simulated MPI (simmpi.c, SMPI corrected where it departs
+# from MPICH); ours: the objects of the simulated build (TIMING/simulate.mk)
+# and its combine-cost wrapper simops.o, which ops.o of that build needs
+$(SL_B)/sl_bench_ours: $(SL_DRV) $(SL_B)/libscalapack.a $(SIM_OBJ) $(SIM_LAYER)
+	$(SMPICC) -o $@ $(SL_LDWRAP) $(SL_DRV) $(SL_B)/libscalapack.a $(SIM_OBJ) $(SIM_LAYER) \
 	  $(SL_B)/libscalapack.a $(SL_BLAS) -lgfortran -lm

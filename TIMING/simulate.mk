@@ -6,7 +6,9 @@
 #                    copy of the library's globals, then the experiments on
 #                    simulated machines (TIMING/sim/run.sh): LAWN 29 figure 7
 #                    on a 64-node iPSC/860, the LAWN 73 surveys on the four
-#                    32-node machines, CollMark on a 256-node fat tree.
+#                    32-node machines, CollMark on a 256-node fat tree;
+#                    and (not with SIM_QUICK) make simulate-same: the same
+#                    plans and messages under SMPI as under MPICH.
 #                    Tables, CSV and PNG plots in TIMING/out/sim/.
 #
 # Needs SimGrid (Debian: apt-get install -y libsimgrid-dev) and, for the
@@ -54,10 +56,10 @@ sim-config-check:
 # combines pay gamma in simulated time: ops.c's bi_op_setup is wrapped by
 # TIMING/sim/simops.c
 $(SIM_B)/obj/SRC/ops.o: SIM_XFLAGS := -Dbi_op_setup=bi_op_setup_real
-# SimGrid 3.32's MPI_Request_get_status claims sends in flight are complete:
-# buffer.c polls with MPI_Test there (TIMING/sim/smpi_status.h)
-$(SIM_B)/obj/SRC/buffer.o: SIM_XFLAGS := -include TIMING/sim/smpi_status.h
-$(SIM_B)/obj/SRC/buffer.o: TIMING/sim/smpi_status.h
+# the simulation's layer, linked into every simulated program: combines'
+# computation (simops.c) and SMPI's MPI corrected where it departs from the
+# standard and MPICH (simmpi.c)
+SIM_LAYER := $(SIM_B)/obj/sim/simops.o $(SIM_B)/obj/sim/simmpi.o
 $(SIM_B)/obj/%.o: %.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h) SRC/settings.def | simulate-check
 	@mkdir -p $(dir $@)
 	$(SMPICC) $(SIM_CFLAGS) -fvisibility=hidden $(SIM_XFLAGS) -c -o $@ $<
@@ -66,7 +68,7 @@ $(SIM_B)/obj/sim/%.o: TIMING/sim/%.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h)
 	@mkdir -p $(dir $@)
 	$(SMPICC) $(SIM_CFLAGS) -c -o $@ $<
 
-$(SIM_B)/simdrv: $(SIM_B)/obj/sim/simdrv.o $(SIM_B)/obj/sim/simops.o $(SIM_OBJ)
+$(SIM_B)/simdrv: $(SIM_B)/obj/sim/simdrv.o $(SIM_LAYER) $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ -lm
 
 simulate-bins: simulate-check $(SIM_B)/simdrv
@@ -76,14 +78,30 @@ simulate-bins: simulate-check $(SIM_B)/simdrv
 $(SIM_B)/obj/TESTING/%.o: TESTING/%.c $(SIM_B)/blacs_config.h $(wildcard SRC/*.h TESTING/*.h) SRC/settings.def | simulate-check
 	@mkdir -p $(dir $@)
 	$(SMPICC) $(SIM_CFLAGS) -ITESTING -c -o $@ $<
-$(SIM_B)/t_scale: $(SIM_B)/obj/TESTING/t_scale.o $(SIM_B)/obj/TESTING/tu_util.o $(SIM_B)/obj/sim/simops.o $(SIM_OBJ)
+$(SIM_B)/t_scale: $(SIM_B)/obj/TESTING/t_scale.o $(SIM_B)/obj/TESTING/tu_util.o $(SIM_LAYER) $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ -lm
+# TESTING/t_corpus.c simulated, for TIMING/sim/same.sh (the simulated
+# library makes MPICH's plans and messages); sim-dir prints the folder
+$(SIM_B)/t_corpus: $(SIM_B)/obj/TESTING/t_corpus.o $(SIM_LAYER) $(SIM_OBJ)
+	$(SMPICC) -o $@ $^ -lm
+.PHONY: sim-corpus sim-dir
+sim-corpus: simulate-check $(SIM_B)/t_corpus
+sim-dir:
+	@echo $(SIM_B)
 simulate-scale: simulate-check $(SIM_B)/t_scale
 	SIM_QUICK=$(SIM_QUICK) bash TIMING/sim/scale.sh $(SIM_B) $(SIM_OUT)
 
 simulate: simulate-bins $(SIM_B)/t_scale
 	SIM_QUICK=$(SIM_QUICK) bash TIMING/sim/run.sh $(SIM_B) $(SIM_OUT)
 	SIM_QUICK=$(SIM_QUICK) bash TIMING/sim/scale.sh $(SIM_B) $(SIM_OUT)
+	$(if $(SIM_QUICK),,@$(MAKE) --no-print-directory simulate-same)
+
+# the simulated library makes MPICH's plans and messages: t_corpus's traces
+# under SMPI and under this build's MPI (TIMING/sim/same.sh; the test
+# simulate_same); part of make simulate
+.PHONY: simulate-same
+simulate-same: simulate-check $(SIM_B)/t_corpus $(B)/tests/t_corpus
+	VARIANT=$(VARIANT) BIN=$(B)/tests MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" bash TIMING/sim/same.sh
 
 # every topology against its own cost model at p = 16, 64, 256 (TIMING/sim/models.sh;
 # knobs MODELS_P, MODELS_NMAX, MODELS_PLATFORM=flat|fattree|hosts (hosts: the BLACS_*

@@ -2,21 +2,52 @@
 # TIMING/sim/models.sh: the one SMPI configuration of the simulated
 # experiments and the helpers they share.
 #
-# SIMCFG: exact alpha + n/bandwidth network (CM02, no cross traffic), no
-# host-code timing, no injected time in MPI_Test/Iprobe/Wtime, every message
-# rendezvous (SMPI's eager path adds envelope bytes), the library's globals
-# privatised per rank.
+# SIMCFG, every simulation: exact alpha + n/bandwidth network (CM02, no
+# cross traffic), no host-code timing (the computation of combines is
+# charged by TIMING/sim/simops.c), MPI_Wtime free, the library's globals
+# privatised per rank, and every message rendezvous, as the platforms of
+# the papers' machines and the cost models assume.  Polls pass simulated
+# time through TIMING/sim/simmpi.c (a failed MPI_Test naps), not through
+# SMPI's injected test time (smpi/test), whose reasons are given there.
 SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
         --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:dlopen
         --cfg=smpi/async-small-thresh:0 --cfg=smpi/send-is-detached-thresh:0
-        --cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/wtime:0
+        --cfg=smpi/test:0 --cfg=smpi/iprobe:0
+        --cfg=smpi/wtime:0
         --log=root.thres:warning)
 
-# sim_hosts DIR N: the path of a hostfile of N nodes node-0 .. node-(N-1)
-# in DIR, written if missing
+# SIM_MPICH, added where a simulation stands for a cluster running MPICH
+# (make bench-scalapack): the simulated MPI set up as the MPICH users run,
+# the same for both BLACS (doc/internals.md, "The simulated build"):
+#   - MPICH's collective algorithms (smpi/coll-selector:mpich);
+#   - MPICH's eager threshold: sends of up to SIM_EAGER bytes (8192) return
+#     without their receiver, longer ones wait for it (MPICH 4.0.2 ch4 on
+#     the development machine's shared memory: an 8 KB MPI_Send to a
+#     receiver 10 ms away returns in 70 us, a 16 KB one in 10.7 ms);
+#   - MPICH's per-message cost SIM_OS, the time to post a short send
+#     (MPI_Send or MPI_Isend of 8 bytes: 0.18 us there), charged to sends
+#     and receives alike.
+#   make calibrate measures both on the machine at hand and prints them as
+#   the SIM_OS and SIM_EAGER to export (TIMING/tsimcal.c).
+# What SMPI cannot stand for: MPI_Ibcast, which ' ' broadcasts of more than
+# 12 KB use, has no selector in SimGrid 3.32 -- its root posts p-1 sends at
+# once, a flat tree, where MPICH runs a binomial tree or scatter-allgather
+# -- so no figure of a long ' ' broadcast at scale is MPICH's; a copy costs
+# no simulated time, so the library's sends straight from A (64 KB and
+# more, when the receivers are there) pay their words and save nothing;
+# and SMPI moves a message whether or not its sender is inside MPI.
+SIM_EAGER=${SIM_EAGER:-8192}
+SIM_OS=${SIM_OS:-0.00000018}
+SIM_MPICH=(--cfg=smpi/coll-selector:mpich
+           --cfg=smpi/async-small-thresh:$SIM_EAGER --cfg=smpi/send-is-detached-thresh:$SIM_EAGER
+           --cfg=smpi/os:0:$SIM_OS:0 --cfg=smpi/ois:0:$SIM_OS:0 --cfg=smpi/or:0:$SIM_OS:0)
+
+# sim_hosts DIR N: the path of a hostfile of N ranks in DIR, written if
+# missing: one a node, node-0 .. node-(N-1), or with SIM_PPN=K set, K
+# consecutive ranks a node (by block, as mpiexec places them)
 sim_hosts() {
-  local f=$1/hosts$2
-  [ -f "$f" ] || for ((i = 0; i < $2; i++)); do echo node-$i; done > "$f"
+  local k=${SIM_PPN:-1} f=$1/hosts$2${SIM_PPN:+.ppn$SIM_PPN}
+  [ -f "$f" ] || for ((i = 0; i < $2; i++)); do echo node-$((i / k)); done > "$f"
   echo "$f"
 }
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# same.sh -- the simulated library is the library users run: under SimGrid's
+# SMPI it makes the same plans and sends the same messages, in the same
+# order, as under MPICH.  TESTING/t_corpus.c (every broadcast and combine
+# letter, point-to-point rings, BLACS_SET 11-16; its quick sizes) runs on
+# 2, 3 and 4 processes under MPICH (the variant's test binary) and under
+# SMPI (built with smpicc, make sim-corpus), each with BLACS_TRACE: a line
+# per plan ("= b", "= c": the algorithm, its pieces, message IDs, the
+# source's order and waits, sends from A, marks), per point-to-point message
+# ("= p": peer, bytes, ID, the receiver's word) and per message a
+# collective algorithm sends.  The traces must be byte-identical (the
+# simulated MPI_TAG_UB is MPICH's: TIMING/sim/simmpi.c).  The
+# simulated ranks all run on one host, as the real ones do on this
+# machine, so both take the shared-memory schedule (SRC/grid.c).
+# Ends with "N passed, M failed"; skips without SimGrid, and on Open MPI
+# builds (SMPI stands for MPICH: BI_MPICH, SRC/core.h).
+# Environment (set by make test): BIN (the variant's test binaries),
+# VARIANT, MPIEXEC.  SAME_NP (2 3 4), SAME_KEEP=1 keeps the folder.
+set -u
+skip() {
+  echo "simulated-vs-real trace comparison skipped: $1"
+  echo "0 passed, 0 failed, 1 skipped"
+  exit 0
+}
+command -v smpicc >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1 || skip "SimGrid (smpicc, smpirun) not installed"
+VARIANT=${VARIANT:-default}
+case "$VARIANT" in *openmpi*) skip "an Open MPI build (SMPI stands for MPICH)" ;; esac
+BIN=${BIN:-build/default/tests}
+MPIEXEC=${MPIEXEC:-mpiexec.mpich}
+NPS=${SAME_NP:-2 3 4}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$here" || exit 2
+mk=(make -s --no-print-directory)
+case "$VARIANT" in *ilp64*) mk+=(INTSIZE=8) ;; esac
+w=$(mktemp -d /tmp/sim_same.XXXXXX)
+[ "${SAME_KEEP:-}" = 1 ] || trap 'rm -rf "$w"' EXIT
+if ! "${mk[@]}" sim-corpus > "$w/build.log" 2>&1; then
+  tail -20 "$w/build.log"; echo "0 passed, 1 failed"; exit 1
+fi
+simb=$("${mk[@]}" sim-dir)
+. TIMING/sim/smpi.sh
+pass=0 fail=0
+# unset every BLACS_* setting: both sides run the library's defaults
+for v in $(env | sed -n 's/^\(BLACS_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+# PREFIX NP: the rank files in rank order, each after a "# rank r" line
+joined() {
+  local r
+  for ((r = 0; r < $2; r++)); do echo "# rank $r"; cat "$1.$r" 2>/dev/null; done
+}
+for np in $NPS; do
+  BLACS_TRACE=$w/real$np timeout -k 5 300 $MPIEXEC -n "$np" "$BIN/t_corpus" quick > "$w/real$np.out" 2>&1
+  rr=$?
+  # one host for all ranks (node-0 repeated), as on this machine
+  for ((i = 0; i < np; i++)); do echo node-0; done > "$w/hosts$np"
+  BLACS_TRACE=$w/sim$np timeout -k 5 300 smpirun -np "$np" -platform TIMING/platforms/scalapack_net10g.xml \
+    -hostfile "$w/hosts$np" "$simb/t_corpus" "${SIMCFG[@]}" quick > "$w/sim$np.out" 2> "$w/sim$np.err"
+  sr=$(sim_status $? "$w/sim$np.err")
+  joined "$w/real$np" "$np" > "$w/real$np.trace"
+  joined "$w/sim$np" "$np" > "$w/sim$np.trace"
+  lines=$(grep -vc '^# rank' "$w/real$np.trace")
+  if [ "$rr" != 0 ] || [ "$sr" != 0 ]; then
+    fail=$((fail + 1))
+    echo "np=$np: a run failed (MPICH rc $rr, SMPI rc $sr)"
+    tail -3 "$w/real$np.out" "$w/sim$np.err"
+  elif [ "$lines" -lt 100 ]; then
+    fail=$((fail + 1)); echo "np=$np: only $lines trace lines"
+  elif cmp -s "$w/real$np.trace" "$w/sim$np.trace"; then
+    pass=$((pass + 1))
+    echo "np=$np: same plans and messages under SMPI and MPICH ($lines trace lines)"
+  else
+    fail=$((fail + 1))
+    echo "np=$np: the traces differ (MPICH <, SMPI >):"
+    diff "$w/real$np.trace" "$w/sim$np.trace" | head -20
+  fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
