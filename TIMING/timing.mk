@@ -58,6 +58,11 @@ $(TDIR)/Tmo: TIMING/tmachine.c TIMING/model_api.h $(TIMING_HDRS) $(CONFIG) $(LIB
 	@mkdir -p $(dir $@)
 	$(MPICC) $(TCFLAGS) -o $@ $< $(LIBDIR)/libblacs.a -lm
 
+# Tsim: the simulated MPI's settings from this MPI (make calibrate)
+$(TDIR)/Tsim: TIMING/tsimcal.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(TCFLAGS) -o $@ $<
+
 $(TDIR)/tanalyze: TIMING/tanalyze.c TIMING/tstat.h TIMING/model_api.h $(CONFIG) $(LIBDIR)/libblacs.a
 	@mkdir -p $(dir $@)
 	$(MPICC) $(TCFLAGS) -o $@ $< $(LIBDIR)/libblacs.a -lm
@@ -90,12 +95,14 @@ bench: $(BENCH_BINS)
 	  BASE=$(BENCH_BASE) NICE=$(BENCH_NICE) MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" bash TIMING/bench.sh
 
 # the machine model (T_c, T_s, T_m, T_o fitted as in LAWN 73 3.3) printed
-# as the BLACS_* settings to export; calibrate-hosts: across two hosts of
-# the network test bed
+# as the BLACS_* settings to export, then the simulated MPI's settings
+# (Tsim: SIM_OS, SIM_EAGER for TIMING/sim/smpi.sh); calibrate-hosts: the
+# machine across two hosts of the network test bed
 .PHONY: calibrate calibrate-hosts
-calibrate: $(TIMING_BINS)
+calibrate: $(TIMING_BINS) $(TDIR)/Tsim
 	TDIR=$(TDIR) OUT=$(TIMING_OUT)/calibrate NP=2 QUICK=$(TIMING_QUICK) CALIBRATE=1 \
 	  MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" bash TIMING/survey.sh
+	$(MPIEXEC) $(MPIEXEC_FLAGS) -n 2 $(TDIR)/Tsim
 calibrate-hosts: $(TIMING_BINS)
 	TDIR=$(TDIR) OUT=$(TIMING_OUT)/calibrate-hosts NP=2 QUICK=$(TIMING_QUICK) CALIBRATE=1 \
 	  bash TESTING/cluster/cluster.sh with 2 bash -c 'MPIEXEC="bash TESTING/cluster/cluster.sh run $$CLUSTER mpich 1" bash TIMING/survey.sh'

@@ -8,8 +8,11 @@
 # the driver TIMING/sim/sl_bench.c and the BLACS accounting sl_wrap.c.
 # Every cell (routine, grid, N, network, mode) runs both executables on
 # the same simulated cluster, one rank per host:
-#   networks  net10g (10 GB/s, 1 us), net1g (1.25 GB/s, 5 us):
-#             TIMING/platforms/scalapack_net*.xml
+#   networks  SL_NETS (default "net10g net1g"): net10g (10 GB/s, 1 us),
+#             net1g (1.25 GB/s, 5 us), one rank a host; node16, node32:
+#             nodes of 16 and 32 cores, shared memory inside a node, one
+#             25 GB/s 1.5 us link a node shared by its ranks, ranks by
+#             block (TIMING/platforms/scalapack_*.xml)
 #   modes     comm: smpi/simulate-computation:no (only the BLACS and MPI
 #             cost simulated time); comp: simulate-computation:yes, the
 #             ranks' real computation charged at the hosts' 20 Gflop/s
@@ -73,14 +76,15 @@ jobs=()
 for c in $CELLS; do
   IFS=: read -r g n rs ms <<< "$c"
   p=${g%x*}; q=${g#*x}
-  for net in net10g net1g; do
+  for net in ${SL_NETS:-net10g net1g}; do
     for m in ${ms//,/ }; do
       for lib in ref ours; do jobs+=("$lib $net $m $p $q $n $rs"); done
     done
   done
 done
 
-# the machine our library is told per network (above): "BLACS_ALPHA BLACS_BETA"
+# the machine our library is told per network (above): "BLACS_ALPHA BLACS_BETA";
+# none on the node platforms (its built-in machine)
 machine() {
   case $1 in
     net10g) echo "1.0 1e-4" ;;
@@ -96,12 +100,14 @@ run1() { # lib net mode P Q N routines
   local flops=0
   [ "$m" = flops ] && flops=1
   # (run1 runs in a subshell of its own: the export stays in this job)
-  if [ "$lib" = ours ] && [ "${SL_MACHINE:-}" != default ]; then
+  # ranks by block on the node platforms (node16: 16 a node)
+  case $net in node*) export SIM_PPN=${net#node} ;; *) unset SIM_PPN ;; esac
+  if [ "$lib" = ours ] && [ "${SL_MACHINE:-}" != default ] && [ -n "$(machine "$net")" ]; then
     read -r BLACS_ALPHA BLACS_BETA <<< "$(machine "$net")"
     export BLACS_ALPHA BLACS_BETA
   fi
   local t0=$(date +%s)
-  SL_FLOPS=$flops sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$lib" "${cfg[@]}" \
+  SL_FLOPS=$flops sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$lib" "${SIM_MPICH[@]}" "${cfg[@]}" \
     "$rs" "$n" "$NB" "$p" "$q" "$RAW/$tag.wrap" > "$RAW/$tag.out" 2> "$RAW/$tag.err"
   local rc; rc=$(sim_status $? "$RAW/$tag.err")
   echo "  $tag: rc $rc, $(( $(date +%s) - t0 )) s wall"

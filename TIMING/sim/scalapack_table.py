@@ -12,20 +12,23 @@ import csv, glob, os, re, sys
 raw, out, cells = sys.argv[1], sys.argv[2], sys.argv[3].split()
 os.makedirs(out, exist_ok=True)
 ROUTINES = ["getrf", "potrf", "geqrf", "sytrd"]
-NETS = ["net10g", "net1g"]
+NETS = os.environ.get("SL_NETS", "net10g net1g").split()
 MODES = ["comm", "flops", "comp"]
 TOL = 1e-8  # checksum agreement: relative difference
+RESMAX = 30.0  # a scaled residual above this is not small (LAPACK's test threshold)
 
 res = {}  # (lib, net, mode, P, Q, N, routine) -> (seconds, checksum, info)
 for f in glob.glob(os.path.join(raw, "*.out")):
-    m = re.match(r"(ref|ours)_(net\w+?)_(comm|comp|flops)_(\d+)x(\d+)_N(\d+)\.out$", os.path.basename(f))
+    m = re.match(r"(ref|ours)_((?:net|node)\w+?)_(comm|comp|flops)_(\d+)x(\d+)_N(\d+)\.out$", os.path.basename(f))
     if not m:
         continue
     lib, net, mode = m.group(1), m.group(2), m.group(3)
     for line in open(f):
         if line.startswith("SLB,"):
-            _, r, n, nb, p, q, s, cs, info = line.strip().split(",")
-            res[(lib, net, mode, int(p), int(q), int(n), r)] = (float(s), float(cs), int(info))
+            f = line.strip().split(",")
+            _, r, n, nb, p, q, s, cs, info = f[:9]
+            rs = float(f[9]) if len(f) > 9 else -1.0  # -1: no residual (sytrd, or an older driver)
+            res[(lib, net, mode, int(p), int(q), int(n), r)] = (float(s), float(cs), int(info), rs)
 
 def wrapfile(lib, net, mode, p, q, n, r):
     d = {}
@@ -34,6 +37,11 @@ def wrapfile(lib, net, mode, p, q, n, r):
         for row in csv.DictReader(open(f)):
             d[(row["blacs_routine"], row["scope"], row["top"])] = (int(row["calls"]), float(row["seconds"]))
     return d
+
+def good(x):
+    """checksums agree, INFO 0, and each residual small (or not computed: -1)"""
+    return (x["checksum_reldiff"] <= TOL and not x["ours_info"] and not x["ref_info"]
+            and x["ref_resid"] <= RESMAX and x["ours_resid"] <= RESMAX)
 
 cols = []  # (P, Q, N, net) in the order of CELLS
 for c in cells:
@@ -53,7 +61,8 @@ for p, q, n, net in cols:
             rel = abs(b[1] - a[1]) / max(abs(a[1]), 1e-300)
             rows.append(dict(routine=r, grid=f"{p}x{q}", N=n, net=net, mode=mode, ref_s=a[0], ours_s=b[0],
                              ratio=b[0] / a[0] if a[0] > 0 else float("nan"), ref_checksum=repr(a[1]),
-                             ours_checksum=repr(b[1]), checksum_reldiff=rel, ref_info=a[2], ours_info=b[2]))
+                             ours_checksum=repr(b[1]), checksum_reldiff=rel, ref_info=a[2], ours_info=b[2],
+                             ref_resid=a[3], ours_resid=b[3]))
             wr, wo = wrapfile("ref", net, mode, p, q, n, r), wrapfile("ours", net, mode, p, q, n, r)
             for k in sorted(set(wr) | set(wo)):
                 cr, sr = wr.get(k, (0, 0.0))
@@ -76,7 +85,8 @@ idx = {(x["routine"], x["grid"], x["N"], x["net"], x["mode"]): x for x in rows}
 L = []
 L.append("make bench-scalapack: Reference ScaLAPACK 2.x, NB = 64, simulated (SimGrid SMPI), ours / reference")
 L.append("simulated time (max over ranks, after a barrier); < 1 means our BLACS is faster.")
-L.append("net10g: 10 GB/s, 1 us; net1g: 1.25 GB/s, 5 us (one single-core host per rank).")
+L.append("net10g: 10 GB/s, 1 us; net1g: 1.25 GB/s, 5 us (one single-core host per rank); "
+         "node16, node32: nodes of 16, 32 ranks, one 25 GB/s 1.5 us link a node.")
 for mode in MODES:
     have = [c for c in cols if any((r, f"{c[0]}x{c[1]}", c[2], c[3], mode) in idx for r in ROUTINES)]
     if not have:
@@ -85,13 +95,13 @@ for mode in MODES:
     L.append({"comm": "Communication only (smpi/simulate-computation:no): ours/reference",
               "flops": "With computation charged by operation count (BLAS and LAPACK at 20 Gflop/s, sl_flops.c): ours/reference",
               "comp": "With computation (simulate-computation:yes, 20 Gflop/s hosts): ours/reference"}[mode])
-    head = ["routine"] + [f"{p}x{q} N={n} {net[3:]}" for p, q, n, net in have]
+    head = ["routine"] + [f"{p}x{q} N={n} {net.replace('net', '').replace('node', 'n')}" for p, q, n, net in have]
     body = []
     for r in ROUTINES:
         line = [r]
         for p, q, n, net in have:
             x = idx.get((r, f"{p}x{q}", n, net, mode))
-            line.append("-" if not x else f"{x['ratio']:.3f}" + ("" if x["checksum_reldiff"] <= TOL and not x["ours_info"] and not x["ref_info"] else "!"))
+            line.append("-" if not x else f"{x['ratio']:.3f}" if good(x) else "!")
         body.append(line)
     w = [max(len(t[i]) for t in [head] + body) for i in range(len(head))]
     L.append("| " + " | ".join(h.ljust(w[i]) for i, h in enumerate(head)) + " |")
@@ -99,16 +109,20 @@ for mode in MODES:
     for b in body:
         L.append("| " + " | ".join(t.rjust(w[i]) if i else t.ljust(w[i]) for i, t in enumerate(b)) + " |")
 L.append("")
-L.append("'!' marks a cell whose checksums differ by more than %g (relative) or whose INFO is not 0." % TOL)
-bad = [x for x in rows if x["checksum_reldiff"] > TOL or x["ref_info"] or x["ours_info"]]
+L.append("'!' (no ratio) marks a cell whose checksums differ by more than %g (relative), whose INFO is not 0,"
+         " or whose residual is not small (above %g) with either BLACS: an error." % (TOL, RESMAX))
+bad = [x for x in rows if not good(x)]
 mx = max((x["checksum_reldiff"] for x in rows), default=0.0)
-L.append(f"Checksums: {len(rows) - len(bad)} of {len(rows)} cells agree; largest relative difference {mx:.2e}.")
+rx = max((max(x["ref_resid"], x["ours_resid"]) for x in rows), default=-1.0)
+L.append(f"Checksums and residuals: {len(rows) - len(bad)} of {len(rows)} cells good; largest checksum difference"
+         f" {mx:.2e}, largest scaled residual ||Ax-b||/(||A|| ||x|| N eps) {rx:.3g}.")
 L.append("")
 L.append("Simulated seconds, reference and ours:")
-L.append(f"{'routine':7} {'grid':5} {'N':>5} {'net':6} {'mode':5} {'reference':>11} {'ours':>11} {'ratio':>6} {'cksum rel.diff':>14}")
+L.append(f"{'routine':7} {'grid':5} {'N':>5} {'net':6} {'mode':5} {'reference':>11} {'ours':>11} {'ratio':>6} {'cksum rel.diff':>14}"
+         f" {'resid ref':>9} {'resid ours':>10}")
 for x in rows:
     L.append(f"{x['routine']:7} {x['grid']:5} {x['N']:5d} {x['net']:6} {x['mode']:5} {x['ref_s']:11.5f} {x['ours_s']:11.5f} "
-             f"{x['ratio']:6.3f} {x['checksum_reldiff']:14.2e}")
+             f"{x['ratio']:6.3f} {x['checksum_reldiff']:14.2e} {x['ref_resid']:9.3g} {x['ours_resid']:10.3g}")
 # attribution: the worst cells, the (BLACS routine, scope, top) rows of the largest ours - reference
 L.append("")
 L.append("Attribution: the worst cells (largest ratio per mode, the worse network of each routine,")

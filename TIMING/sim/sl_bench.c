@@ -7,14 +7,17 @@
  * ROUTINES is a comma-separated list of getrf, potrf, geqrf, sytrd.  On a
  * P x Q grid (row-major BLACS_GRIDINIT) with NB x NB blocks, every routine
  * gets a freshly generated N x N matrix (deterministic: a hash of the
- * global indices in [-0.5, 0.5), symmetric for potrf and sytrd, N added to
- * the diagonal so that getrf needs no pivoting to speak of and potrf's
- * matrix is positive definite), is timed after an MPI_Barrier with
- * MPI_Wtime (the maximum over ranks), and its result summarised by a
- * checksum: the sum of |entries| of the distributed result (plus |tau|,
- * the pivot indices or |d|+|e| where the routine returns them).  Rank 0
- * prints one line per routine:
- *   SLB,routine,N,NB,P,Q,seconds,checksum,info
+ * global indices in [-0.5, 0.5); for potrf and sytrd symmetric with N
+ * added to the diagonal, so that potrf's matrix is positive definite; for
+ * getrf and geqrf general, so that getrf pivots as on real data), is
+ * timed after an MPI_Barrier with MPI_Wtime (the maximum over ranks), and
+ * its result summarised by a checksum: the sum of |entries| of the
+ * distributed result (plus |tau|, the pivot indices or |d|+|e| where the
+ * routine returns them).  After the timed call, outside it, the scaled
+ * residual of a solve with the factors (getrf, potrf, geqrf; -1 for
+ * sytrd): ||A x - b|| / (||A|| ||x|| N eps), infinity norms, the largest
+ * over ranks.  Rank 0 prints one line per routine:
+ *   SLB,routine,N,NB,P,Q,seconds,checksum,info,residual
  * With WRAPPREFIX the BLACS time accounting of sl_wrap.c is written to
  * WRAPPREFIX.<routine>.csv for each routine.
  */
@@ -41,6 +44,19 @@ void pdgeqrf_(int *m, int *n, double *a, int *ia, int *ja, int *desc, double *ta
               int *info);
 void pdsytrd_(const char *uplo, int *n, double *a, int *ia, int *ja, int *desc, double *d, double *e,
               double *tau, double *work, int *lwork, int *info, size_t);
+void pdgemv_(const char *trans, int *m, int *n, double *alpha, double *a, int *ia, int *ja, int *desca, double *x,
+             int *ix, int *jx, int *descx, int *incx, double *beta, double *y, int *iy, int *jy, int *descy,
+             int *incy, size_t);
+double pdlange_(const char *norm, int *m, int *n, double *a, int *ia, int *ja, int *desca, double *work, size_t);
+void pdgetrs_(const char *trans, int *n, int *nrhs, double *a, int *ia, int *ja, int *desca, int *ipiv, double *b,
+              int *ib, int *jb, int *descb, int *info, size_t);
+void pdpotrs_(const char *uplo, int *n, int *nrhs, double *a, int *ia, int *ja, int *desca, double *b, int *ib,
+              int *jb, int *descb, int *info, size_t);
+void pdormqr_(const char *side, const char *trans, int *m, int *n, int *k, double *a, int *ia, int *ja, int *desca,
+              double *tau, double *c, int *ic, int *jc, int *descc, double *work, int *lwork, int *info, size_t,
+              size_t);
+void pdtrtrs_(const char *uplo, const char *trans, const char *diag, int *n, int *nrhs, double *a, int *ia, int *ja,
+              int *desca, double *b, int *ib, int *jb, int *descb, int *info, size_t, size_t, size_t);
 
 static double hval(uint64_t i, uint64_t j)
 {
@@ -60,10 +76,50 @@ static void generate(double *a, int lda, int mloc, int nloc, int n, int nb, int 
         for (int li = 0; li < mloc; li++) {
             int gi = ((li / nb) * p + myr) * nb + li % nb;
             double v = sym ? hval(gi < gj ? gi : gj, gi < gj ? gj : gi) : hval(gi, gj);
-            if (gi == gj) v += n;
+            if (sym && gi == gj) v += n;
             a[(size_t)lj * lda + li] = v;
         }
     }
+}
+
+/* The scaled residual of a solve with the factors in a: b = A0 xt (xt a
+ * hash of the row index), x solved from b with the factors, then
+ * ||A0 x - b||_inf / (||A0||_inf ||x||_inf N eps).  A few units for a
+ * backward-stable factorisation; -1 where there is no solve (sytrd).
+ * a0: the matrix before the factorisation; x, b: n x 1 vectors of
+ * descriptor descb (in process column 0); tau: geqrf's. */
+static double residual(const char *r, int n, double *a, double *a0, int *desc, int *ipiv, double *tau, double *x,
+                       double *b, int *descb, double *work, int mloc, int nb, int myr, int myc, int p)
+{
+    if (!strcmp(r, "sytrd")) return -1;
+    int one = 1, info = 0;
+    double done = 1, dzero = 0, dm1 = -1;
+    if (myc == 0)
+        for (int li = 0; li < mloc; li++) x[li] = hval((uint64_t)(((li / nb) * p + myr) * nb + li % nb), 7777);
+    pdgemv_("N", &n, &n, &done, a0, &one, &one, desc, x, &one, &one, descb, &one, &dzero, b, &one, &one, descb,
+            &one, 1);
+    if (myc == 0) memcpy(x, b, sizeof(double) * (size_t)mloc);
+    if (!strcmp(r, "getrf"))
+        pdgetrs_("N", &n, &one, a, &one, &one, desc, ipiv, x, &one, &one, descb, &info, 1);
+    else if (!strcmp(r, "potrf"))
+        pdpotrs_("L", &n, &one, a, &one, &one, desc, x, &one, &one, descb, &info, 1);
+    else { /* geqrf: x = R^-1 Q^T b */
+        double w = 0;
+        int lw = -1;
+        pdormqr_("L", "T", &n, &one, &n, a, &one, &one, desc, tau, x, &one, &one, descb, &w, &lw, &info, 1, 1);
+        lw = (int)w + 1;
+        double *wk = malloc(sizeof(double) * (size_t)lw);
+        pdormqr_("L", "T", &n, &one, &n, a, &one, &one, desc, tau, x, &one, &one, descb, wk, &lw, &info, 1, 1);
+        free(wk);
+        pdtrtrs_("U", "N", "N", &n, &one, a, &one, &one, desc, x, &one, &one, descb, &info, 1, 1, 1);
+    }
+    if (info) return 1e300;
+    double an = pdlange_("I", &n, &n, a0, &one, &one, desc, work, 1);
+    double xn = pdlange_("I", &n, &one, x, &one, &one, descb, work, 1);
+    pdgemv_("N", &n, &n, &done, a0, &one, &one, desc, x, &one, &one, descb, &one, &dm1, b, &one, &one, descb,
+            &one, 1);
+    double rn = pdlange_("I", &n, &one, b, &one, &one, descb, work, 1);
+    return rn / (an * xn * n * 1.1102230246251565e-16);
 }
 
 static double asum(const double *a, size_t n)
@@ -96,11 +152,21 @@ int main(int argc, char **argv)
     int mloc = in_grid ? numroc_(&n, &nb, &myr, &zero, &p) : 0;
     int nloc = in_grid ? numroc_(&n, &nb, &myc, &zero, &q) : 0;
     int lld = mloc > 1 ? mloc : 1, desc[9];
-    double *a = NULL, *v1 = NULL, *v2 = NULL, *v3 = NULL, *work = NULL;
-    int *ipiv = NULL;
+    double *a = NULL, *v1 = NULL, *v2 = NULL, *v3 = NULL, *work = NULL, *a0 = NULL, *x = NULL, *b = NULL,
+           *rwork = NULL;
+    int *ipiv = NULL, descb[9];
     if (in_grid) {
         descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &ctxt, &lld, &info);
+        descinit_(descb, &n, &one, &nb, &nb, &zero, &zero, &ctxt, &lld, &info);
         a = malloc(sizeof(double) * (size_t)lld * (nloc > 0 ? nloc : 1));
+        a0 = malloc(sizeof(double) * (size_t)lld * (nloc > 0 ? nloc : 1));
+        x = malloc(sizeof(double) * (size_t)lld);
+        b = malloc(sizeof(double) * (size_t)lld);
+        rwork = malloc(sizeof(double) * (size_t)(mloc + nloc + 2 * nb));
+        if (!a0 || !x || !b || !rwork) {
+            fprintf(stderr, "sl_bench: out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
         v1 = malloc(sizeof(double) * (size_t)(nloc + nb));
         v2 = malloc(sizeof(double) * (size_t)(nloc + nb));
         v3 = malloc(sizeof(double) * (size_t)(nloc + nb));
@@ -123,6 +189,7 @@ int main(int argc, char **argv)
         info = 0;
         if (in_grid) {
             generate(a, lld, mloc, nloc, n, nb, myr, myc, p, q, sym);
+            memcpy(a0, a, sizeof(double) * (size_t)lld * (size_t)nloc);
             /* workspace queries (outside the timed region) */
             if (!strcmp(r, "geqrf") || !strcmp(r, "sytrd")) {
                 double w = 0;
@@ -171,19 +238,21 @@ int main(int argc, char **argv)
             if (!strcmp(r, "geqrf") && myr == 0) sum += asum(v1, (size_t)nloc);
             if (!strcmp(r, "sytrd") && myr == 0) sum += asum(v1, (size_t)nloc) + asum(v2, (size_t)nloc);
         }
-        double tmax = 0, stot = 0;
+        double res = in_grid ? residual(r, n, a, a0, desc, ipiv, v1, x, b, descb, rwork, mloc, nb, myr, myc, p) : -1;
+        double tmax = 0, stot = 0, rmax = 0;
         int imax = 0;
+        MPI_Reduce(&res, &rmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         MPI_Reduce(&sum, &stot, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
         info = info < 0 ? -info : info;
         MPI_Reduce(&info, &imax, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
         if (me == 0) {
-            printf("SLB,%s,%d,%d,%d,%d,%.9g,%.17g,%d\n", r, n, nb, p, q, tmax, stot, imax);
+            printf("SLB,%s,%d,%d,%d,%d,%.9g,%.17g,%d,%.3g\n", r, n, nb, p, q, tmax, stot, imax, rmax);
             fflush(stdout);
         }
     }
     free(list);
-    free(a), free(v1), free(v2), free(v3), free(ipiv), free(work);
+    free(a), free(v1), free(v2), free(v3), free(ipiv), free(work), free(a0), free(x), free(b), free(rwork);
     if (in_grid) blacs_gridexit_(&ctxt);
     blacs_exit_(&one);
     MPI_Finalize();

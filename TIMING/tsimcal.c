@@ -1,0 +1,100 @@
+/*
+ * tsimcal.c -- Tsim: what the simulated MPI of make bench-scalapack takes
+ * from this machine's MPI (TIMING/sim/smpi.sh, SIM_MPICH), measured on 2
+ * processes and printed as the settings to export:
+ *   SIM_OS     the time to post a send of 8 bytes (MPI_Isend, median of 5
+ *              rounds of 2,000), charged by SMPI to every send and receive;
+ *   SIM_EAGER  the longest message (a power of two, 1 KB to 1 MB) whose
+ *              MPI_Send returns while its receiver is 20 ms away outside
+ *              MPI: the eager threshold;
+ * and, for the record, a failed MPI_Test and MPI_Iprobe (the simulation's
+ * polls nap instead: TIMING/sim/simmpi.c).  Part of make calibrate.
+ * Usage: mpiexec -n 2 Tsim
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <mpi.h>
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void away(double s) /* outside MPI for s seconds */
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int me, np;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (np != 2) {
+        if (!me) fprintf(stderr, "Tsim: run on 2 processes\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    enum { K = 2000, R = 5 };
+    static MPI_Request req[K];
+    double x = 0, post[R];
+    for (int r = 0; r < R; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me == 0) {
+            double t0 = MPI_Wtime();
+            for (int i = 0; i < K; i++) MPI_Isend(&x, 1, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD, &req[i]);
+            post[r] = (MPI_Wtime() - t0) / K;
+            for (int i = 0; i < K; i++) MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+        } else
+            for (int i = 0; i < K; i++) MPI_Recv(&x, 1, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    qsort(post, R, sizeof *post, cmp);
+    /* failed tests and probes: a receive nobody sends to yet */
+    double ttest = 0, tprobe = 0;
+    if (me == 0) {
+        MPI_Request rq;
+        int f;
+        MPI_Irecv(&x, 1, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD, &rq);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < 100000; i++) MPI_Test(&rq, &f, MPI_STATUS_IGNORE);
+        ttest = (MPI_Wtime() - t0) / 100000;
+        t0 = MPI_Wtime();
+        for (int i = 0; i < 100000; i++) MPI_Iprobe(1, 3, MPI_COMM_WORLD, &f, MPI_STATUS_IGNORE);
+        tprobe = (MPI_Wtime() - t0) / 100000;
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Send(&x, 1, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
+    }
+    /* the eager threshold */
+    char *buf = calloc(1 << 20, 1);
+    if (!buf) MPI_Abort(MPI_COMM_WORLD, 2);
+    int eager = 0;
+    for (int sz = 1024; sz <= (1 << 20); sz *= 2) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me == 0) {
+            double t0 = MPI_Wtime();
+            MPI_Send(buf, sz, MPI_BYTE, 1, 4, MPI_COMM_WORLD);
+            if (MPI_Wtime() - t0 < 0.005 && eager == sz / 2) eager = sz;
+            if (sz == 1024 && MPI_Wtime() - t0 < 0.005) eager = sz;
+        } else {
+            away(0.02);
+            MPI_Recv(buf, sz, MPI_BYTE, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    }
+    free(buf);
+    if (me == 0) {
+        printf("# the simulated MPI of make bench-scalapack (TIMING/sim/smpi.sh), from this MPI:\n");
+        printf("#   posting a send of 8 bytes %.3f us (median of %d rounds), a failed MPI_Test %.3f us,\n",
+               post[R / 2] * 1e6, R, ttest * 1e6);
+        printf("#   a failed MPI_Iprobe %.3f us; sends of up to %d bytes return while the receiver is away\n",
+               tprobe * 1e6, eager);
+        printf("export SIM_OS=%.3g SIM_EAGER=%d\n", post[R / 2], eager);
+    }
+    MPI_Finalize();
+    return 0;
+}
