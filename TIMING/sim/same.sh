@@ -24,9 +24,9 @@ skip() {
 }
 command -v smpicc >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1 || skip "SimGrid (smpicc, smpirun) not installed"
 VARIANT=${VARIANT:-default}
-case "$VARIANT" in *openmpi*) skip "an Open MPI build (SMPI stands for MPICH)" ;; esac
 BIN=${BIN:-build/default/tests}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
+case "$VARIANT $MPIEXEC" in *ompi*|*openmpi*) skip "an Open MPI build (SMPI stands for MPICH)" ;; esac
 NPS=${SAME_NP:-2 3 4}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$here" || exit 2
