@@ -109,9 +109,9 @@ static bi_mpicount data_of(const bi_coll *c)
  * the count travels with the data: a 16-byte header (count, ~count) in
  * front of short broadcasts (one copy each way), a broadcast of its own
  * before long ones (SimGrid's SMPI takes MPICH's side, BI_MPICH).  A
- * receiver's non-contiguous shape (c->shape) is unpacked from behind the header when short -- the
- * header costs that copy anyway, and a second collective would cost more
- * than it -- and taken in place through its datatype after the count's
+ * receiver's non-contiguous shape (c->shape) is unpacked from behind the
+ * header when short -- the header costs that copy anyway, and a second
+ * collective would cost more than it -- and taken in place through its datatype after the count's
  * broadcast when long.  The source sends from its copy in every case: the
  * items in c->dt, as a receiver's run or datatype of them, so the type
  * signatures match (the short header's broadcast is bytes on both sides). */

@@ -186,9 +186,9 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
  * as always, and the word's receive goes on the copy's buffer queue
  * (buffer.c): FREEBUFF never waits for one, EXIT gives them a moment, then
  * cancels them.  No words where the pair shares a subrange (a narrow ID
- * range, BLACS_SET 1).  make bench, T_c
- * at 10^4 / 10^5 doubles: 1.06 / 1.00-1.04 times MPI_Send's, was 1.35 /
- * 1.17; make bench-hosts (TCP) at 10^6: 1.00, was 1.21. */
+ * range, BLACS_SET 1).  make bench, T_c at 10^4 / 10^5 doubles: 1.06 /
+ * 1.00-1.04 times MPI_Send's, was 1.35 / 1.17; make bench-hosts (TCP) at
+ * 10^6: 1.00, was 1.21. */
 #define DIRECT_MIN ((size_t)BI_DIRECT_MIN)
 
 /* is a message of n elements of size es to or from peer long? */
