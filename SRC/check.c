@@ -48,6 +48,15 @@ static void arrived(const bi_chk *p)
 
 /* compare what has arrived, free what is done; with last (BLACS_EXIT)
  * unfinished receives are cancelled and unfinished sends freed */
+/* unlinks *pp from its list and pushes it onto *dst */
+static void move_to(bi_chk **pp, bi_chk **dst)
+{
+    bi_chk *p = *pp;
+    *pp = p->next;
+    p->next = *dst;
+    *dst = p;
+}
+
 static void check_sweep(int last)
 {
     for (bi_chk **pp = &pending, *p; (p = *pp);) {
@@ -62,10 +71,7 @@ static void check_sweep(int last)
                 MPI_Test_cancelled(&st, &cancelled);
                 done = !cancelled ? 1 : -1;
             } else {
-                /* MPI still reads it: drained after the buffered sends */
-                *pp = p->next;
-                p->next = orphans;
-                orphans = p;
+                move_to(pp, &orphans); /* MPI still reads it: drained after the buffered sends */
                 continue;
             }
         }
@@ -104,9 +110,7 @@ void bi_check_drain(double limit)
             BI_MPI(MPI_Test(&p->r, &done, MPI_STATUS_IGNORE), "MPI_Test");
             if (!done && MPI_Wtime() - t0 > limit) {
                 BI_MPI(MPI_Request_free(&p->r), "MPI_Request_free");
-                *pp = p->next;
-                p->next = kept;
-                kept = p;
+                move_to(pp, &kept);
                 continue;
             }
             if (!done) {
