@@ -274,6 +274,7 @@ typedef struct bi_buf {
     MPI_Request *req;              /* sends posted from data */
     int *peer;                     /* world rank of each send's destination (diagnostics) */
     char *data;                    /* 64-byte aligned */
+    int unsure;                    /* active, its sends not known complete when posted */
 } bi_buf;
 bi_buf *bi_buf_get(size_t nbytes);           /* ready buffer or a new one; emergency wait */
 bi_buf *bi_buf_take(size_t nbytes);          /* the same without polling first */
@@ -297,6 +298,7 @@ size_t bi_buf_hwm(void);                     /* most bytes ever held (BLACS_STAT
  * to stop */
 void bi_buf_share(int on);
 int bi_buf_progress(unsigned *events);
+int bi_buf_armed(void);                      /* sends not known complete are out */
 int bi_buf_progress_wait(double seconds);
 void bi_buf_progress_stop(int stop);
 

@@ -87,6 +87,7 @@ static void *run(void *arg)
             nap(gap);
             unsigned c = atomic_load_explicit(&bi_calls, memory_order_relaxed);
             if (c != calls || atomic_load_explicit(&bi_inside, memory_order_relaxed)) {
+                if (!bi_buf_armed()) break; /* the main thread saw them complete */
                 calls = c;
                 gap = twice(gap, IDLE1);
                 quiet = 0;
