@@ -27,7 +27,7 @@ for f in glob.glob(os.path.join(raw, "*.out")):
         if line.startswith("SLB,"):
             f = line.strip().split(",")
             _, r, n, nb, p, q, s, cs, info = f[:9]
-            rs = float(f[9]) if len(f) > 9 else -1.0  # -1: no residual (sytrd, or an older driver)
+            rs = float(f[9]) if len(f) > 9 else -1.0  # -1: no residual (an older driver)
             res[(lib, net, mode, int(p), int(q), int(n), r)] = (float(s), float(cs), int(info), rs)
 
 def wrapfile(lib, net, mode, p, q, n, r):
@@ -115,7 +115,8 @@ bad = [x for x in rows if not good(x)]
 mx = max((x["checksum_reldiff"] for x in rows), default=0.0)
 rx = max((max(x["ref_resid"], x["ours_resid"]) for x in rows), default=-1.0)
 L.append(f"Checksums and residuals: {len(rows) - len(bad)} of {len(rows)} cells good; largest checksum difference"
-         f" {mx:.2e}, largest scaled residual ||Ax-b||/(||A|| ||x|| N eps) {rx:.3g}.")
+         f" {mx:.2e}, largest scaled residual {rx:.3g}"
+         " (||Ax-b||/(||A|| ||x|| N eps); PDSYTRD: trace and Frobenius norm of T against A's).")
 L.append("")
 L.append("Simulated seconds, reference and ours:")
 L.append(f"{'routine':7} {'grid':5} {'N':>5} {'net':6} {'mode':5} {'reference':>11} {'ours':>11} {'ratio':>6} {'cksum rel.diff':>14}"

@@ -14,9 +14,12 @@
  * its result summarised by a checksum: the sum of |entries| of the
  * distributed result (plus |tau|, the pivot indices or |d|+|e| where the
  * routine returns them).  After the timed call, outside it, the scaled
- * residual of a solve with the factors (getrf, potrf, geqrf; -1 for
- * sytrd): ||A x - b|| / (||A|| ||x|| N eps), infinity norms, the largest
- * over ranks.  Rank 0 prints one line per routine:
+ * residual of a solve with the factors (getrf, potrf, geqrf):
+ * ||A x - b|| / (||A|| ||x|| N eps), infinity norms; for sytrd, where
+ * there is no solve, what an orthogonal similarity keeps: the trace and the
+ * Frobenius norm of the tridiagonal T against A's, each difference over
+ * (||A||_F N eps).  The largest over ranks.  Rank 0 prints one line per
+ * routine:
  *   SLB,routine,N,NB,P,Q,seconds,checksum,info,residual
  * With WRAPPREFIX the BLACS time accounting of sl_wrap.c is written to
  * WRAPPREFIX.<routine>.csv for each routine.
@@ -82,16 +85,44 @@ static void generate(double *a, int lda, int mloc, int nloc, int n, int nb, int 
     }
 }
 
+/* sytrd: T = Q^T A Q, D its diagonal and E its subdiagonal, as held by
+ * process row 0 (local columns of the distribution).  An orthogonal
+ * similarity keeps the trace and the Frobenius norm; a backward-stable
+ * reduction keeps them to a few units of ||A||_F N eps.  Not a proof that
+ * T is right, but a wrong value of D or E, or a lost panel, shows. */
+static double sytrd_check(int n, const double *a0, int lld, int mloc, int nloc, const double *d,
+                          const double *e, int nb, int myr, int myc, int p, int q)
+{
+    double v[4] = {0, 0, 0, 0}; /* trace(A), ||A||_F^2, trace(T), ||T||_F^2 */
+    for (int lj = 0; lj < nloc; lj++) {
+        int gj = ((lj / nb) * q + myc) * nb + lj % nb;
+        for (int li = 0; li < mloc; li++) {
+            int gi = ((li / nb) * p + myr) * nb + li % nb;
+            double x = a0[(size_t)lj * lld + li];
+            v[1] += x * x;
+            if (gi == gj) v[0] += x;
+        }
+        if (myr == 0) {
+            v[2] += d[lj];
+            v[3] += d[lj] * d[lj] + (gj < n - 1 ? 2 * e[lj] * e[lj] : 0);
+        }
+    }
+    double w[4];
+    MPI_Allreduce(v, w, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    double fa = sqrt(w[1]), unit = fa * n * 1.1102230246251565e-16;
+    double r1 = fabs(w[2] - w[0]) / unit, r2 = fabs(sqrt(w[3]) - fa) / unit;
+    return r1 > r2 ? r1 : r2;
+}
+
 /* The scaled residual of a solve with the factors in a: b = A0 xt (xt a
  * hash of the row index), x solved from b with the factors, then
  * ||A0 x - b||_inf / (||A0||_inf ||x||_inf N eps).  A few units for a
- * backward-stable factorisation; -1 where there is no solve (sytrd).
- * a0: the matrix before the factorisation; x, b: n x 1 vectors of
- * descriptor descb (in process column 0); tau: geqrf's. */
+ * backward-stable factorisation.  a0: the matrix before the factorisation;
+ * x, b: n x 1 vectors of descriptor descb (in process column 0); tau:
+ * geqrf's. */
 static double residual(const char *r, int n, double *a, double *a0, int *desc, int *ipiv, double *tau, double *x,
                        double *b, int *descb, double *work, int mloc, int nb, int myr, int myc, int p)
 {
-    if (!strcmp(r, "sytrd")) return -1;
     int one = 1, info = 0;
     double done = 1, dzero = 0, dm1 = -1;
     if (myc == 0)
@@ -238,7 +269,10 @@ int main(int argc, char **argv)
             if (!strcmp(r, "geqrf") && myr == 0) sum += asum(v1, (size_t)nloc);
             if (!strcmp(r, "sytrd") && myr == 0) sum += asum(v1, (size_t)nloc) + asum(v2, (size_t)nloc);
         }
-        double res = in_grid ? residual(r, n, a, a0, desc, ipiv, v1, x, b, descb, rwork, mloc, nb, myr, myc, p) : -1;
+        /* sytrd_check on every rank (a rank off the grid adds nothing) */
+        double res = !strcmp(r, "sytrd") ? sytrd_check(n, a0, lld, mloc, nloc, v1, v2, nb, myr, myc, p, q)
+                     : in_grid ? residual(r, n, a, a0, desc, ipiv, v1, x, b, descb, rwork, mloc, nb, myr, myc, p)
+                               : -1;
         double tmax = 0, stot = 0, rmax = 0;
         int imax = 0;
         MPI_Reduce(&res, &rmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
