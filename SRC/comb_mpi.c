@@ -172,15 +172,18 @@ void bi_comb_mpi(bi_coll *c)
         size_t pb;
         const int k = size_class(nb, &pb);
         const size_t eb = BI_HDR + pb;
-        bi_buf *w = bi_buf_scratch(all || !lands ? eb : 2 * eb); /* MPI's reduction is done on return */
-        char *sb = w->data, *rb = all ? sb : lands ? sb + eb : NULL;
+        /* on the stack when short (MPI's reduction is done on return) */
+        _Alignas(16) char st[2 * (BI_HDR + 64)];
+        const size_t need = all || !lands ? eb : 2 * eb;
+        bi_buf *w = need <= sizeof st ? NULL : bi_buf_scratch(need);
+        char *sb = w ? w->data : st, *rb = all ? sb : lands ? sb + eb : NULL;
         int32_t h[2] = {(int32_t)c->count, ~(int32_t)c->count}; /* count <= BI_HDR_MAX */
         memcpy(sb, h, sizeof h);
         if (nb) memcpy(sb + BI_HDR, c->buf, nb);
         memset(sb + BI_HDR + nb, 0, pb - nb); /* the padding travels too */
         bi_reduce(c, comm, all, sb, rb, 1, hdr_type(c->op, k, eb), user_op(&hdrop, hdrfn));
         if (lands && nb) memcpy(c->buf, rb + BI_HDR, nb);
-        bi_buf_release(w);
+        bi_buf_release(w); /* NULL: nothing */
         return;
     }
     bi_count_agree(c);

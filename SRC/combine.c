@@ -109,15 +109,8 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     const size_t count = bi_shape_count(s);
     int lands = all || me == root;
 
-    bi_coll c;
-    memset(&c, 0, sizeof c);
-    c.sc = sc;
-    c.np = np;
-    c.me = me;
-    c.root = root;
-    c.count = count;
-    c.repeat = ctx->repeat != 0;
-    c.coherent = ctx->coherent != 0;
+    bi_coll c = {.sc = sc, .np = np, .me = me, .root = root, .count = count,
+                 .repeat = ctx->repeat != 0, .coherent = ctx->coherent != 0};
     c.op = bi_op_for(opkind, s->type, owners, &c.dt);
     c.isize = c.op->isize;
 
