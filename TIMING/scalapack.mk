@@ -34,7 +34,7 @@ SL_OPENBLAS := /usr/lib/x86_64-linux-gnu/openblas-serial
 SL_BLAS ?= $(if $(wildcard $(SL_OPENBLAS)/libopenblas.so),-L$(SL_OPENBLAS) -Wl$(comma)-rpath$(comma)$(SL_OPENBLAS) -lopenblas,-llapack -lblas)
 
 SL_CDEFS  := -DAdd_
-SL_CFLAGS := -O2 -w $(SL_CDEFS)
+SL_CFLAGS := $(SIM_OPT) -w $(SL_CDEFS)
 SL_FFLAGS := -O2 -w -fallow-argument-mismatch -std=legacy
 
 # the ScaLAPACK library proper: its sources, each an object of the same
@@ -52,7 +52,7 @@ SL_BLACSOBJ  := $(patsubst $(SL)/%.c,$(SL_B)/obj/%.o,$(SL_BLACS_ALL)) \
                 $(SL_B)/obj/sim/sl_smpi_compat.o
 # SimGrid 3.32 has no MPI_Type_match_size (it aborts): the reference BLACS
 # gets TIMING/sim/sl_smpi_compat.c's
-SL_BLACSFLAGS := -include TIMING/sim/sl_smpi_compat.h
+SL_BLACSFLAGS := -include TIMING/sim/sl_smpi_compat.h -fvisibility=hidden
 
 # every BLACS communication entry point, Fortran and C names, wrapped by sl_wrap.c
 SL_FAMS  := gesd2d gerv2d trsd2d trrv2d gebs2d gebr2d trbs2d trbr2d gsum2d gamx2d gamn2d

@@ -30,7 +30,11 @@ MODELS_PLATFORM ?= flat
 MODELS_BCAST ?= _IDSMHFT123456789CPA
 MODELS_COMB ?= _IDSMHFT123456789RBYA
 SIM_OBJ  := $(patsubst %.c,$(SIM_B)/obj/%.o,$(LIBSRC))
-SIM_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -I$(SIM_B) -ISRC $(if $(filter 8,$(INTSIZE)),-DBLACS_ILP64)
+# the flags that shape the code, the same for the reference BLACS of
+# bench-scalapack (TIMING/scalapack.mk); the library's objects add
+# -fvisibility=hidden, and so do the reference BLACS's
+SIM_OPT := -O2 -g
+SIM_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(SIM_OPT) -Wall -Wextra -I$(SIM_B) -ISRC $(if $(filter 8,$(INTSIZE)),-DBLACS_ILP64)
 SIM_HAVE := $(shell command -v $(SMPICC) >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1 && echo yes)
 
 .PHONY: simulate simulate-bins simulate-check simulate-scale bench-models
