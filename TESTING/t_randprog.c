@@ -15,10 +15,15 @@
  *   - a receive (point-to-point or broadcast) is issued only after its
  *     message was sent; messages between two processes of a grid are
  *     received in the order sent;
- *   - broadcast receives, combines, barriers, Cdsendrecv and the user's own
- *     MPI_Send/MPI_Recv pairs are globally blocking: a member may wait
- *     until every other member has arrived (a broadcast's receivers may
- *     forward to each other, whatever the topology);
+ *   - broadcast receives, combines, barriers, Cdsendrecv (pairs and rings)
+ *     and the user's own MPI_Send/MPI_Recv pairs are globally blocking: a
+ *     member may wait until every other member has arrived (a broadcast's
+ *     receivers may forward to each other, whatever the topology);
+ *   - BLACS_GRIDINIT/GRIDMAP are globally blocking for the whole system
+ *     context they are made from (the world; for a user's communicator,
+ *     MPI_Comm_split by the world then GRIDINIT by its members),
+ *     BLACS_GRIDEXIT for the grid's members, BLACS_EXIT(1) for everybody
+ *     (and only where nothing sent waits for its receiver);
  *   - the members of a scope (a row, a column or all of a grid) meet that
  *     scope's broadcasts, combines and barriers in the same order.
  * The execution is a random sequence of events: one process's send,
@@ -28,9 +33,21 @@
  * which nobody waits forever: a valid program by construction.
  *
  * Everything else is drawn at random: 1-6 processes, up to three grids
- * alive at once (BLACS_GRIDINIT in 'R' or 'C' order, BLACS_GRIDMAP, grids
- * on a communicator of the user's via Csys2blacs_handle, so that some
- * processes may never call the BLACS), BLACS_SET values, environment
+ * alive at once, up to MAXG in a program, made ('G' ops) and exited ('X'
+ * ops: a grid closes to new operations, and its members exit it once
+ * nothing sent on it waits, so a sender may be in GRIDEXIT before its
+ * receivers received) as the program goes (BLACS_GRIDINIT in 'R' or 'C'
+ * order, BLACS_GRIDMAP, grids on a communicator of the user's via
+ * Csys2blacs_handle in 'R' or 'C' order, so that some processes may never
+ * call the BLACS); a new grid checks BLACS_GRIDINFO, that BLACS_GET 11-16
+ * are a new grid's (nothing leaks from an exited grid whose handle it
+ * reuses) and BLACS_GET 22, an exited one that GRIDINFO gives -1s; a
+ * BLACS_SET 1 range per grid ('i' ops, by everyone who makes it, just
+ * before), now and then BLACS_EXIT(1) and a restart ('E'), KSENDID and
+ * KRECVID ('k': within the grid's range, unchanged when asked twice; 9977
+ * on the reference), calls through the Fortran entry points (none, all or
+ * some ops of a program; blacs_int arguments by reference, the hidden
+ * lengths last), a BLACS_ABORT ending (below), BLACS_SET values, environment
  * settings (per process where they must agree, which the library must
  * then agree on or reject by name), all five types, GE and TR shapes, M
  * and N from 0 past a point-to-point piece, LDA >= M per process, every
@@ -43,7 +60,12 @@
  *
  * Oracle: each process prints "randprog: rank R ok, N checks" or a line per
  * failure; a watchdog (RANDPROG_WATCHDOG seconds, default 60) reports the
- * operation a process waits in and ends the job.  TESTING/randprog.sh
+ * operation a process waits in and ends the job.  A program with an
+ * "abort R E" line then ends with rank R in BLACS_ABORT(ctxt, E) while the
+ * others wait in a receive nobody sends: the job must end at once with a
+ * non-zero status and the abort message.  Reduce never drops an 'i' op
+ * (other grids' makers must agree on the range) and drops a 'G' op with
+ * every op of its grid.  TESTING/randprog.sh
  * drives seeds, shrinks failures with `reduce` and writes the reproducer.
  * Built with -DRP_REFERENCE it links against the reference BLACS
  * (Debian's libscalapack-mpich) and runs the portable programs only.
@@ -623,6 +645,9 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             int c = rint_(no), g = opts[c][0], s = opts[c][1];
             chan *cc = &ch[g][s][vpid_of(&P->gr[g], p)];
             int got = cc->ids[cc->head++];
+            /* on a closing grid the sender may be in BLACS_GRIDEXIT already:
+             * now and then let it get there well before this receive */
+            if (g_closing[g] && chance(30)) seq_push(P, p, -(1000 + rint_(20000)));
             seq_push(P, p, got);
             /* "got it", outside MPI, to the sender: the sender that then
              * waits for it outside MPI needs its message to move meanwhile */
