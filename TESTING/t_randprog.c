@@ -869,6 +869,9 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             const op_t *o = &P->ops[k];
             if (o->kind == 'p' || o->kind == 'b' || o->kind == 's')
                 tot += (double)(o->m + 2) * o->n * esz(o->type) * (o->kind == 'b' ? P->gr[o->g].np : 1);
+            /* a combine sends its contribution (with owner keys) through a
+             * buffer too: the cap must fit it (seed 82) */
+            if (o->kind == 'c') tot += (double)o->m * o->n * (esz(o->type) + 2 * (int)sizeof(blacs_int));
         }
         tot = 3 * tot + 4096;
         if (tot < 600 * 1024) tot = 600 * 1024;
