@@ -587,18 +587,18 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
                 continue;
             }
         }
-        if (!draining && ev >= 4 && ev < 10 && chance(nlive() ? 30 : 90)) { /* the grids' lives */
+        if (!draining && ev >= 4 && ev < 10 && chance(nlive() ? 50 : 90)) { /* the grids' lives */
             int r = rint_(100);
-            if ((r < 35 || !nlive()) && nlive() < MAXLIVE && ng < MAXG) { /* a new grid */
+            if ((r < 40 || !nlive()) && nlive() < MAXLIVE && ng < MAXG) { /* a new grid */
                 draw_grid(P, ng, W, portable);
                 int m0 = made;
                 made = gen_make(P, made, ng++, W, portable);
                 for (int k = m0; k < made; k++) bsi[k] = -1;
-            } else if (r < 60) { /* a grid starts closing: no new operations on it */
+            } else if (r < 70) { /* a grid starts closing: no new operations on it */
                 int gs[MAXG], n = 0;
                 for (int g = 0; g < ng; g++) if (g_alive[g] && !g_closing[g]) gs[n++] = g;
                 if (n) g_closing[gs[rint_(n)]] = 1;
-            } else if (r < 66 && !portable && nexit < 2 && chance(50)) {
+            } else if (r < 80 && !portable && nexit < 2) {
                 /* BLACS_EXIT(1) by everybody where nothing waits for a receiver
                  * (it waits for every buffered send); every grid is then gone */
                 int ok = 1;
@@ -1295,9 +1295,22 @@ TUOP_FNS(z, double, 2)
 typedef struct { blacs_int ctxt; MPI_Comm ucomm; blacs_int uh; int v, alive; blacs_int lo, hi; } gstate;
 static gstate gs_[MAXG];
 #ifndef RP_REFERENCE
+static blacs_int exited[MAXG];    /* contexts this process exited, and how many */
+static int nexited, nreused;      /* grids made on one of those handles */
 static int fresh_seen;            /* WHAT 11..16 of this process's first grid, before any BLACS_SET */
 static blacs_int fresh_val[7];
 #endif
+
+/* for the ok line: grids made on the handle of one exited before */
+static const char *reuse_note(void)
+{
+    static char b[64];
+    b[0] = 0;
+#ifndef RP_REFERENCE
+    if (nreused) snprintf(b, sizeof b, ", %d grid%s on a reused handle", nreused, nreused > 1 ? "s" : "");
+#endif
+    return b;
+}
 
 /* grids this process is in now; BLACS_GET 22 must say as many */
 static void check_live(const prog_t *P, const char *when)
@@ -1386,6 +1399,9 @@ static void make_grid(const prog_t *P, int g, int ft)
     }
     if (S->v < 0) return;
     S->alive = 1;
+#ifndef RP_REFERENCE
+    for (int k = 0; k < nexited; k++) if (exited[k] == S->ctxt) { nreused++; break; }
+#endif
     blacs_int gnr, gnc, mr, mc;
     if (ft) {
 #ifndef RP_REFERENCE
@@ -1445,6 +1461,7 @@ static void exit_grid(const prog_t *P, int g, int ft)
         } else Cblacs_gridexit(S->ctxt);
     }
 #ifndef RP_REFERENCE
+    if (nexited < MAXG) exited[nexited++] = S->ctxt;
     blacs_int a = 0, b = 0, c = 0, d = 0;
     Cblacs_gridinfo(S->ctxt, &a, &b, &c, &d);
     nchecks++;
@@ -1694,6 +1711,9 @@ static void run_op(const prog_t *P, const op_t *o)
         for (int g = 0; g < P->ngrid; g++)
             if (gs_[g].alive) {
                 gs_[g].alive = 0;
+#ifndef RP_REFERENCE
+                if (nexited < MAXG) exited[nexited++] = gs_[g].ctxt;
+#endif
                 if (P->gr[g].kind == 'U') MPI_Comm_free(&gs_[g].ucomm); /* the user's own */
             }
         check_live(P, "after BLACS_EXIT(1)");
@@ -1752,7 +1772,7 @@ static void end_in_abort(const prog_t *P)
 {
     int R = P->abort_rank;
     if (nfail) fprintf(stderr, "randprog: rank %d: %d WRONG of %d checks\n", me, nfail, nchecks);
-    else printf("randprog: rank %d ok, %d checks\n", me, nchecks);
+    else printf("randprog: rank %d ok, %d checks%s\n", me, nchecks, reuse_note());
     fflush(stdout);
     fflush(stderr);
     alarm(30);
@@ -1854,7 +1874,7 @@ static int run_program(const prog_t *P)
         if (me == 0) rmdir(sigdir);
     }
     if (nfail) fprintf(stderr, "randprog: rank %d: %d WRONG of %d checks\n", me, nfail, nchecks);
-    else printf("randprog: rank %d ok, %d checks\n", me, nchecks);
+    else printf("randprog: rank %d ok, %d checks%s\n", me, nchecks, reuse_note());
     fflush(stdout);
     fflush(stderr);
     return nfail ? 1 : 0;
