@@ -1776,6 +1776,9 @@ static void end_in_abort(const prog_t *P)
     fflush(stdout);
     fflush(stderr);
     alarm(30);
+    /* nobody is still checking when the abort comes */
+    snprintf(where, sizeof where, "MPI_Barrier before the abort");
+    MPI_Barrier(MPI_COMM_WORLD);
     blacs_int ctxt = -1;
     int g = 0;
     for (; g < P->ngrid; g++)
