@@ -38,7 +38,14 @@ run() {
   RANDPROG_WATCHDOG=$WD timeout -k 5 $((WD + 30)) $MPIEXEC -n "$np" "$bin" run "$prog" > "$OUT/last.log" 2>&1 </dev/null
   rc=$?
   local oks; oks=$(grep -c '^randprog: rank [0-9]* ok' "$OUT/last.log")
-  if [ $rc = 0 ] && [ "$oks" = "$np" ]; then cls=ok; return; fi
+  local ab; ab=$(sed -n 's/^abort [0-9]* \([0-9]*\)$/\1/p' "$prog")
+  if [ -n "$ab" ]; then
+    # a program that ends in BLACS_ABORT: every check passed, then the job
+    # ended (not the watchdog) with a non-zero status and the abort message
+    if [ $rc != 0 ] && [ "$oks" = "$np" ] && ! grep -qE 'randprog: rank [0-9]*: (WRONG|HANG)|hang detected' "$OUT/last.log" &&
+       grep -q "killed other procs, exiting with error #$ab\." "$OUT/last.log"; then cls=ok; return; fi
+    if [ $rc = 0 ]; then cls=NOABORT; return; fi
+  elif [ $rc = 0 ] && [ "$oks" = "$np" ]; then cls=ok; return; fi
   if [ -n "$dis" ]; then
     for v in $dis; do
       if grep -q "BLACS ERROR.*$v" "$OUT/last.log"; then cls=rejected; return; fi

@@ -15,10 +15,15 @@
  *   - a receive (point-to-point or broadcast) is issued only after its
  *     message was sent; messages between two processes of a grid are
  *     received in the order sent;
- *   - broadcast receives, combines, barriers, Cdsendrecv and the user's own
- *     MPI_Send/MPI_Recv pairs are globally blocking: a member may wait
- *     until every other member has arrived (a broadcast's receivers may
- *     forward to each other, whatever the topology);
+ *   - broadcast receives, combines, barriers, Cdsendrecv (pairs and rings)
+ *     and the user's own MPI_Send/MPI_Recv pairs are globally blocking: a
+ *     member may wait until every other member has arrived (a broadcast's
+ *     receivers may forward to each other, whatever the topology);
+ *   - BLACS_GRIDINIT/GRIDMAP are globally blocking for the whole system
+ *     context they are made from (the world; for a user's communicator,
+ *     MPI_Comm_split by the world then GRIDINIT by its members),
+ *     BLACS_GRIDEXIT for the grid's members, BLACS_EXIT(1) for everybody
+ *     (and only where nothing sent waits for its receiver);
  *   - the members of a scope (a row, a column or all of a grid) meet that
  *     scope's broadcasts, combines and barriers in the same order.
  * The execution is a random sequence of events: one process's send,
@@ -28,9 +33,21 @@
  * which nobody waits forever: a valid program by construction.
  *
  * Everything else is drawn at random: 1-6 processes, up to three grids
- * alive at once (BLACS_GRIDINIT in 'R' or 'C' order, BLACS_GRIDMAP, grids
- * on a communicator of the user's via Csys2blacs_handle, so that some
- * processes may never call the BLACS), BLACS_SET values, environment
+ * alive at once, up to MAXG in a program, made ('G' ops) and exited ('X'
+ * ops: a grid closes to new operations, and its members exit it once
+ * nothing sent on it waits, so a sender may be in GRIDEXIT before its
+ * receivers received) as the program goes (BLACS_GRIDINIT in 'R' or 'C'
+ * order, BLACS_GRIDMAP, grids on a communicator of the user's via
+ * Csys2blacs_handle in 'R' or 'C' order, so that some processes may never
+ * call the BLACS); a new grid checks BLACS_GRIDINFO, that BLACS_GET 11-16
+ * are a new grid's (nothing leaks from an exited grid whose handle it
+ * reuses) and BLACS_GET 22, an exited one that GRIDINFO gives -1s; a
+ * BLACS_SET 1 range per grid ('i' ops, by everyone who makes it, just
+ * before), now and then BLACS_EXIT(1) and a restart ('E'), KSENDID and
+ * KRECVID ('k': within the grid's range, unchanged when asked twice; 9977
+ * on the reference), calls through the Fortran entry points (none, all or
+ * some ops of a program; blacs_int arguments by reference, the hidden
+ * lengths last), a BLACS_ABORT ending (below), BLACS_SET values, environment
  * settings (per process where they must agree, which the library must
  * then agree on or reject by name), all five types, GE and TR shapes, M
  * and N from 0 past a point-to-point piece, LDA >= M per process, every
@@ -43,7 +60,12 @@
  *
  * Oracle: each process prints "randprog: rank R ok, N checks" or a line per
  * failure; a watchdog (RANDPROG_WATCHDOG seconds, default 60) reports the
- * operation a process waits in and ends the job.  TESTING/randprog.sh
+ * operation a process waits in and ends the job.  A program with an
+ * "abort R E" line then ends with rank R in BLACS_ABORT(ctxt, E) while the
+ * others wait in a receive nobody sends: the job must end at once with a
+ * non-zero status and the abort message.  Reduce never drops an 'i' op
+ * (other grids' makers must agree on the range) and drops a 'G' op with
+ * every op of its grid.  TESTING/randprog.sh
  * drives seeds, shrinks failures with `reduce` and writes the reproducer.
  * Built with -DRP_REFERENCE it links against the reference BLACS
  * (Debian's libscalapack-mpich) and runs the portable programs only.
@@ -91,12 +113,48 @@ RP_PROTOS(d, double)
 RP_PROTOS(c, float)
 RP_PROTOS(z, double)
 void Cblacs_freebuff(int, int);
+void Cblacs_abort(int, int);
+int Cksendid(int, int, int);
+int Ckrecvid(int, int, int);
+typedef int fI;
 #else
 #include "blacs.h"
+/* the Fortran entry points (FORTRAN/), as gfortran calls them: every
+ * argument by reference, the hidden lengths of CHARACTER arguments last */
+typedef blacs_int fI;
+typedef size_t fL;
+void blacs_get_(fI *, fI *, fI *);
+void blacs_gridinit_(fI *, char *, fI *, fI *, fL);
+void blacs_gridmap_(fI *, fI *, fI *, fI *, fI *);
+void blacs_gridexit_(fI *);
+void blacs_gridinfo_(fI *, fI *, fI *, fI *, fI *);
+void blacs_barrier_(fI *, char *, fL);
+fI sys2blacs_handle_(fI *);
+fI ksendid_(fI *, fI *, fI *);
+fI krecvid_(fI *, fI *, fI *);
+void dsendrecv_(fI *, fI *, fI *, double *, fI *, fI *, fI *, fI *, fI *, double *, fI *, fI *, fI *);
+#define RP_FPROTOS(v, T)                                                                           \
+    void v##gesd2d_(fI *, fI *, fI *, T *, fI *, fI *, fI *);                                     \
+    void v##gerv2d_(fI *, fI *, fI *, T *, fI *, fI *, fI *);                                     \
+    void v##trsd2d_(fI *, char *, char *, fI *, fI *, T *, fI *, fI *, fI *, fL, fL);             \
+    void v##trrv2d_(fI *, char *, char *, fI *, fI *, T *, fI *, fI *, fI *, fL, fL);             \
+    void v##gebs2d_(fI *, char *, char *, fI *, fI *, T *, fI *, fL, fL);                         \
+    void v##gebr2d_(fI *, char *, char *, fI *, fI *, T *, fI *, fI *, fI *, fL, fL);             \
+    void v##trbs2d_(fI *, char *, char *, char *, char *, fI *, fI *, T *, fI *, fL, fL, fL, fL); \
+    void v##trbr2d_(fI *, char *, char *, char *, char *, fI *, fI *, T *, fI *, fI *, fI *, fL, fL, fL, fL); \
+    void v##gsum2d_(fI *, char *, char *, fI *, fI *, T *, fI *, fI *, fI *, fL, fL);             \
+    void v##gamx2d_(fI *, char *, char *, fI *, fI *, T *, fI *, fI *, fI *, fI *, fI *, fI *, fL, fL); \
+    void v##gamn2d_(fI *, char *, char *, fI *, fI *, T *, fI *, fI *, fI *, fI *, fI *, fI *, fL, fL);
+RP_FPROTOS(i, blacs_int)
+RP_FPROTOS(s, float)
+RP_FPROTOS(d, double)
+RP_FPROTOS(c, float)
+RP_FPROTOS(z, double)
 #endif
 
 #define MAXW 8      /* processes */
-#define MAXG 3      /* grids */
+#define MAXG 16     /* grids in a program (made and exited as it goes) */
+#define MAXLIVE 3   /* grids alive at once */
 #define GUARD 24    /* guard elements before and after every matrix */
 #define SENT(k) (-20000.0 - (double)((k) % 997)) /* guard value of element k */
 
@@ -146,6 +204,9 @@ typedef struct {
     unsigned ldp;       /* LDA padding of each vpid, 3 bits each */
     int rep;            /* p2p: the message sent (received) this many times in a row */
     int wild;           /* p2p receive: 1 RSRC = -1, 2 CSRC = -1, 3 both (a wildcard) */
+    int ring;           /* sendrecv: 0 a pair (a, b); k >= 3 a ring of k vpids (rmem) */
+    unsigned rmem;      /* the ring's vpids in ring order, 3 bits each */
+    int ft;             /* 1: through the Fortran entry points */
 } op_t;
 
 typedef struct {
@@ -154,11 +215,13 @@ typedef struct {
     int nprow, npcol, np;
     int mem[MAXW];      /* world rank of each vpid (row-major) */
     int set[7];         /* BLACS_SET WHAT 11..16 (index what-10), 0: not set */
+    int late;           /* 1: made by a 'G' op of the sequences, else before them */
 } grid_t;
 
 typedef struct {
     uint64_t seed;
     int W, portable, idlo, idhi;
+    int fmode;          /* Fortran entry points: 0 never, 1 always, 2 per op */
     char init;          /* who starts MPI: 'L' the library (PINFO first), 'M' the program with
                            MPI_THREAD_MULTIPLE, 'S' the program with MPI_Init (old files) */
     int ngrid;
@@ -171,6 +234,7 @@ typedef struct {
     op_t *ops;
     int nseq[MAXW];
     int *seq[MAXW];     /* op ids; negative: sleep of -t microseconds */
+    int abort_rank, abort_err; /* abort_err > 0: ends with rank abort_rank in BLACS_ABORT */
 } prog_t;
 
 static void seq_push(prog_t *P, int w, int tok)
@@ -204,6 +268,15 @@ static int scope_index(const grid_t *G, char sc, int v)
 static int scope_rank(const grid_t *G, char sc, int v)
 {
     return sc == 'R' ? vcol(G, v) : sc == 'C' ? vrow(G, v) : v;
+}
+/* a sendrecv ring's i-th vpid (i modulo the ring); its message's rows */
+static int ring_at(const op_t *o, int i) { return (int)((o->rmem >> (3 * (i % o->ring))) & 7u); }
+static int ring_m(const op_t *o, int i) { return o->m > 0 ? o->m + (i % o->ring) % 3 : 0; }
+/* the rank of vpid v in the grid's communicator (BLACS_GET 10: the grid's
+ * numbering; a user's communicator: ranked for GRIDINIT in the grid's order) */
+static int comm_rank(const grid_t *G, int v)
+{
+    return G->kind == 'U' && G->order == 'C' ? vcol(G, v) * G->nprow + vrow(G, v) : v;
 }
 static int lda_of(const op_t *o, int v, int m)
 {
@@ -255,6 +328,82 @@ static void gen_tr(op_t *o)
 
 static int gen_ops_budget;
 
+/* the world ranks that call BLACS_GRIDINIT/GRIDMAP to make grid g: all of
+ * the system context (the world, or the user's communicator) */
+static int makers(const grid_t *G, int W, int *w)
+{
+    int n = 0;
+    if (G->kind == 'U') for (int v = 0; v < G->np; v++) w[n++] = G->mem[v];
+    else for (int k = 0; k < W; k++) w[n++] = k;
+    return n;
+}
+
+
+/* the generator's state of the abstract execution, besides its locals */
+typedef struct { int n, cap, head, *ids; } chan;
+static chan ch[MAXG][MAXW][MAXW]; /* messages sent and not yet received, per grid, src, dst (vpids) */
+static scopeinst si[MAXSI];
+static int nsi;
+static int g_alive[MAXG], g_closing[MAXG]; /* made and not exited; no new operations */
+static int cur_rng[MAXW][2];      /* each process's BLACS_SET WHAT=1 range so far (0 0: none set) */
+
+static void blank_op(op_t *o, int id, char kind, int g)
+{
+    memset(o, 0, sizeof *o);
+    o->id = id; o->kind = kind; o->g = g; o->rd = -1; o->rcf = -1; o->top = '_';
+    o->type = 'D'; o->uplo = 'G'; o->diag = 'N'; o->scope = '-'; o->opk = 'S'; o->rep = 1;
+}
+
+/* Fortran entry points for this op? (the program's mode: none, all, some) */
+static int draw_ft(const prog_t *P) { return P->fmode == 1 || (P->fmode == 2 && chance(50)); }
+
+/* the events that make grid g (drawn): its WHAT=1 range set by every
+ * process that takes part in making it, if one is drawn or they do not
+ * agree yet, then BLACS_GRIDINIT/GRIDMAP by all of the system context (for
+ * a user communicator, MPI_Comm_split by all of the world first), one
+ * globally blocking event; returns the ops made */
+static int gen_make(prog_t *P, int made, int g, int W, int portable)
+{
+    const grid_t *G = &P->gr[g];
+    int mk[MAXW], nm = makers(G, W, mk), agree = 1;
+    for (int q = 1; q < nm; q++)
+        if (cur_rng[mk[q]][0] != cur_rng[mk[0]][0] || cur_rng[mk[q]][1] != cur_rng[mk[0]][1]) agree = 0;
+    if (!portable && (!agree || chance(30))) {
+        op_t *o = &P->ops[made];
+        blank_op(o, made, 'i', -1);
+        o->a = 100 + rint_(1000); o->b = o->a + 63 + rint_(200); o->rd = g;
+        for (int q = 0; q < nm; q++) { seq_push(P, mk[q], made); cur_rng[mk[q]][0] = o->a; cur_rng[mk[q]][1] = o->b; }
+        made++;
+    }
+    op_t *o = &P->ops[made];
+    blank_op(o, made, 'G', g);
+    o->ft = draw_ft(P);
+    for (int w = 0; w < W; w++) seq_push(P, w, made);
+    made++;
+    g_alive[g] = 1; g_closing[g] = 0;
+    for (int r = 0; r < G->nprow; r++) si[nsi++] = (scopeinst){.g = g, .sc = 'R', .idx = r};
+    for (int c = 0; c < G->npcol; c++) si[nsi++] = (scopeinst){.g = g, .sc = 'C', .idx = c};
+    si[nsi++] = (scopeinst){.g = g, .sc = 'A', .idx = 0};
+    return made;
+}
+
+/* nothing sent on grid g waits for its receiver */
+static int gen_drained(const prog_t *P, const int *bsi, int made, int g)
+{
+    for (int a = 0; a < MAXW; a++)
+        for (int b = 0; b < MAXW; b++) if (ch[g][a][b].head < ch[g][a][b].n) return 0;
+    for (int k = 0; k < made; k++) if (bsi[k] >= 0 && P->ops[k].g == g) return 0;
+    return 1;
+}
+static int nlive(void)
+{
+    int n = 0;
+    for (int g = 0; g < MAXG; g++) n += g_alive[g];
+    return n;
+}
+/* can p start an operation on grid g */
+static int g_open(const prog_t *P, int g, int p) { return g_alive[g] && !g_closing[g] && vpid_of(&P->gr[g], p) >= 0; }
+
 /* how many times the op being run (described) came before in this
  * process's sequence: a send to oneself comes twice, send then receive */
 static int op_pass;
@@ -279,6 +428,46 @@ static int sig_to(int nsig[MAXW][MAXW], int W, int p)
     return n;
 }
 
+/* a new grid g of W processes: kind, order, shape, members, BLACS_SET values */
+static void draw_grid(prog_t *P, int g, int W, int portable)
+{
+    grid_t *G = &P->gr[g];
+    memset(G, 0, sizeof *G);
+    int r = rint_(100);
+    G->kind = r < 45 ? 'I' : r < 75 ? 'M' : 'U';
+    G->order = chance(50) ? 'R' : 'C';  /* GRIDINIT, on the default system context or the user's */
+    G->late = 1;
+    int np = W == 1 ? 1 : (chance(60) ? W : 1 + rint_(W));
+    if (np > 1 && chance(10)) np = 1 + rint_(np);
+    /* a shape of np processes */
+    int divs[MAXW] = {1}, nd = 0;
+    for (int d = 1; d <= np; d++) if (np % d == 0) divs[nd++] = d;
+    G->nprow = divs[rint_(nd)];
+    G->npcol = np / G->nprow;
+    G->np = np;
+    if (G->kind == 'I') {
+        for (int k = 0; k < np; k++) {   /* pnum k of the system context */
+            int row = G->order == 'R' ? k / G->npcol : k % G->nprow;
+            int col = G->order == 'R' ? k % G->npcol : k / G->nprow;
+            G->mem[row * G->npcol + col] = k;
+        }
+    } else {
+        int perm[MAXW];
+        for (int k = 0; k < W; k++) perm[k] = k;
+        for (int k = W - 1; k > 0; k--) { int j = rint_(k + 1), t = perm[k]; perm[k] = perm[j]; perm[j] = t; }
+        for (int v = 0; v < np; v++) G->mem[v] = perm[v];
+    }
+    for (int w = 11; w <= 16; w++)
+        if (chance(15)) {
+            int val;
+            if (w == 11 || w == 13) { val = 1 + rint_(3); if (chance(30)) val = -val; }
+            else if (w == 12 || w == 14) val = 1 + rint_(4);
+            else val = rint_(2);
+            G->set[w - 10] = val;
+        }
+    if (portable) G->set[5] = G->set[6] = 0; /* repeat/coherent: kept out of reference comparisons */
+}
+
 static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
 {
     memset(P, 0, sizeof *P);
@@ -290,53 +479,8 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
     if (nops <= 0) nops = 20 + rint_(100);
     gen_ops_budget = nops;
 
-    /* ---- grids */
-    int ng = 1 + (chance(40) ? 1 + rint_(MAXG - 1) : 0);
-    int used[MAXW] = {0};
-    for (int g = 0; g < ng; g++) {
-        grid_t *G = &P->gr[g];
-        int r = rint_(100);
-        G->kind = r < 45 ? 'I' : r < 75 ? 'M' : 'U';
-        G->order = chance(50) ? 'R' : 'C';
-        int np = W == 1 ? 1 : (chance(60) ? W : 1 + rint_(W));
-        if (np > 1 && chance(10)) np = 1 + rint_(np);
-        /* a shape of np processes */
-        int divs[MAXW] = {1}, nd = 0;
-        for (int d = 1; d <= np; d++) if (np % d == 0) divs[nd++] = d;
-        G->nprow = divs[rint_(nd)];
-        G->npcol = np / G->nprow;
-        G->np = np;
-        if (G->kind == 'I') {
-            for (int k = 0; k < np; k++) {   /* pnum k of the system context */
-                int row = G->order == 'R' ? k / G->npcol : k % G->nprow;
-                int col = G->order == 'R' ? k % G->npcol : k / G->nprow;
-                G->mem[row * G->npcol + col] = k;
-            }
-        } else {
-            int perm[MAXW];
-            for (int k = 0; k < W; k++) perm[k] = k;
-            for (int k = W - 1; k > 0; k--) { int j = rint_(k + 1), t = perm[k]; perm[k] = perm[j]; perm[j] = t; }
-            for (int v = 0; v < np; v++) G->mem[v] = perm[v];
-        }
-        for (int v = 0; v < np; v++) used[G->mem[v]] = 1;
-        for (int w = 11; w <= 16; w++)
-            if (chance(15)) {
-                int val;
-                if (w == 11 || w == 13) { val = 1 + rint_(3); if (chance(30)) val = -val; }
-                else if (w == 12 || w == 14) val = 1 + rint_(4);
-                else val = rint_(2);
-                G->set[w - 10] = val;
-            }
-        if (portable) G->set[5] = G->set[6] = 0; /* repeat/coherent: kept out of reference comparisons */
-    }
-    P->ngrid = ng;
-    /* every process must be in some grid except where user grids leave it out */
-    for (int w = 0; w < W; w++)
-        if (!used[w]) {
-            int allu = 1;
-            for (int g = 0; g < ng; g++) if (P->gr[g].kind != 'U') allu = 0;
-            (void)allu; /* a process in no grid: it may still take part in user MPI traffic */
-        }
+    /* ---- grids: drawn as they are made (draw_grid), the first ones at the start */
+    int ng = 0, ng0 = 1 + (chance(40) ? 1 + rint_(MAXLIVE - 1) : 0);
 
     /* ---- who starts MPI, and whether processes leave MPI for long: signals
      * outside MPI (files) make a process's dependence on a peer that is
@@ -387,20 +531,13 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
         if (chance(10)) { P->idlo = 100 + rint_(1000); P->idhi = P->idlo + 40 + rint_(200); }
     }
 
-    /* ---- scope instances */
-    static scopeinst si[MAXSI];
-    int nsi = 0;
-    for (int g = 0; g < ng; g++) {
-        grid_t *G = &P->gr[g];
-        for (int r = 0; r < G->nprow; r++) si[nsi++] = (scopeinst){.g = g, .sc = 'R', .idx = r};
-        for (int c = 0; c < G->npcol; c++) si[nsi++] = (scopeinst){.g = g, .sc = 'C', .idx = c};
-        si[nsi++] = (scopeinst){.g = g, .sc = 'A', .idx = 0};
-    }
-    for (int k = 0; k < nsi; k++) { si[k].nops = si[k].cap = 0; si[k].ops = NULL; memset(si[k].cur, 0, sizeof si[k].cur); }
+    /* ---- scope instances: added as grids are made */
+    nsi = 0;
+    memset(g_alive, 0, sizeof g_alive);
+    memset(g_closing, 0, sizeof g_closing);
+    memset(cur_rng, 0, sizeof cur_rng);
+    P->fmode = portable ? 0 : rint_(100) < 55 ? 0 : chance(45) ? 1 : 2;
 
-    /* channels: messages sent and not yet received, per grid, src, dst (vpids) */
-    typedef struct { int n, cap, head, *ids; } chan;
-    static chan ch[MAXG][MAXW][MAXW];
     memset(ch, 0, sizeof ch);
     /* signals emitted and not yet waited for, per emitter and waiter */
     static int sig[MAXW][MAXW][8], nsig[MAXW][MAXW];
@@ -415,15 +552,78 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
      * Cdsendrecv and a user MPI pair are each one event of all their
      * members at once (they are globally blocking: each member may wait
      * for every other).  Each process's program is its projection, so the
-     * sequence itself is an execution in which nobody waits forever. */
+     * sequence itself is an execution in which nobody waits forever.
+     * Making a grid is one event of all of its system context, exiting it
+     * one of its members (both globally blocking), BLACS_EXIT(1) one of
+     * everybody. */
+    for (int g = 0; g < ng0; g++) {
+        draw_grid(P, ng, W, portable);
+        int m0 = made;
+        made = gen_make(P, made, ng++, W, portable);
+        for (int k = m0; k < made; k++) bsi[k] = -1;
+    }
+    int nexit = 0; /* BLACS_EXIT(1) events so far */
     for (int step = 0; step < 400000; step++) {
         int draining = made >= nops;
         int ev = draining ? 1 + rint_(2) : rint_(100);
         int p = rint_(W);
-        if (made + 1 >= cap) {
+        if (made + 8 >= cap) {
             cap *= 2;
             P->ops = realloc(P->ops, (size_t)cap * sizeof(op_t));
             bsi = realloc(bsi, (size_t)cap * sizeof(int));
+        }
+        { /* a closing grid with nothing left to receive: its members exit it */
+            int gx = -1;
+            for (int g = 0; g < ng && gx < 0; g++)
+                if (g_alive[g] && g_closing[g] && gen_drained(P, bsi, made, g) && chance(draining ? 100 : 40)) gx = g;
+            if (gx >= 0) {
+                const grid_t *G = &P->gr[gx];
+                blank_op(&P->ops[made], made, 'X', gx);
+                P->ops[made].ft = draw_ft(P);
+                bsi[made] = -1;
+                for (int v = 0; v < G->np; v++) seq_push(P, G->mem[v], made);
+                made++;
+                g_alive[gx] = g_closing[gx] = 0;
+                continue;
+            }
+        }
+        if (!draining && ev >= 4 && ev < 10 && chance(nlive() ? 50 : 90)) { /* the grids' lives */
+            int r = rint_(100);
+            if ((r < 40 || !nlive()) && nlive() < MAXLIVE && ng < MAXG) { /* a new grid */
+                draw_grid(P, ng, W, portable);
+                int m0 = made;
+                made = gen_make(P, made, ng++, W, portable);
+                for (int k = m0; k < made; k++) bsi[k] = -1;
+            } else if (r < 70) { /* a grid starts closing: no new operations on it */
+                int gs[MAXG], n = 0;
+                for (int g = 0; g < ng; g++) if (g_alive[g] && !g_closing[g]) gs[n++] = g;
+                if (n) g_closing[gs[rint_(n)]] = 1;
+            } else if (r < 80 && !portable && nexit < 2) {
+                /* BLACS_EXIT(1) by everybody where nothing waits for a receiver
+                 * (it waits for every buffered send); every grid is then gone */
+                int ok = 1;
+                for (int g = 0; g < ng && ok; g++) ok = gen_drained(P, bsi, made, g);
+                for (int a = 0; a < W && ok; a++) ok = !sig_to(nsig, W, a);
+                if (!ok) continue;
+                blank_op(&P->ops[made], made, 'E', -1);
+                bsi[made] = -1;
+                for (int w = 0; w < W; w++) seq_push(P, w, made);
+                made++;
+                nexit++;
+                memset(g_alive, 0, sizeof g_alive);
+                memset(g_closing, 0, sizeof g_closing);
+            } else { /* KSENDID/KRECVID by p on one of its grids */
+                int gs[MAXG], n = 0;
+                for (int g = 0; g < ng; g++) if (g_open(P, g, p)) gs[n++] = g;
+                if (!n) continue;
+                int g = gs[rint_(n)];
+                op_t *o = &P->ops[made];
+                blank_op(o, made, 'k', g);
+                o->a = vpid_of(&P->gr[g], p); o->b = rint_(P->gr[g].np); o->ft = draw_ft(P);
+                bsi[made] = -1;
+                seq_push(P, p, made++);
+            }
+            continue;
         }
         if (draining) { /* receive what is left: any channel, any broadcast */
             int left = 0;
@@ -445,6 +645,9 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             int c = rint_(no), g = opts[c][0], s = opts[c][1];
             chan *cc = &ch[g][s][vpid_of(&P->gr[g], p)];
             int got = cc->ids[cc->head++];
+            /* on a closing grid the sender may be in BLACS_GRIDEXIT already:
+             * now and then let it get there well before this receive */
+            if (g_closing[g] && chance(30)) seq_push(P, p, -(1000 + rint_(20000)));
             seq_push(P, p, got);
             /* "got it", outside MPI, to the sender: the sender that then
              * waits for it outside MPI needs its message to move meanwhile */
@@ -486,7 +689,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             bsi[k] = -1;
         } else if (!draining && ev == 3 && chance(50)) { /* BLACS_FREEBUFF by p on one of its grids */
             int gs[MAXG], ngs = 0;
-            for (int g = 0; g < ng; g++) if (vpid_of(&P->gr[g], p) >= 0) gs[ngs++] = g;
+            for (int g = 0; g < ng; g++) if (g_alive[g] && vpid_of(&P->gr[g], p) >= 0) gs[ngs++] = g;
             if (!ngs) continue;
             int g = gs[rint_(ngs)], v = vpid_of(&P->gr[g], p), wait = chance(50);
             /* WAIT = 1 waits until p's sends are received: only once every
@@ -523,7 +726,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             o.rep = 1;
             o.type = 'D';
             int gs[MAXG], ngs = 0;
-            for (int g = 0; g < ng; g++) if (vpid_of(&P->gr[g], p) >= 0) gs[ngs++] = g;
+            for (int g = 0; g < ng; g++) if (g_open(P, g, p)) gs[ngs++] = g;
             int parts[MAXW], np_ = 0; /* world ranks taking part */
             if (ngs == 0 || ev >= 94) { /* user MPI traffic: a pair, blocking */
                 if (W < 2) continue;
@@ -594,6 +797,19 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
                     if (S->nops == S->cap) { S->cap = S->cap ? 2 * S->cap : 16; S->ops = realloc(S->ops, (size_t)S->cap * sizeof(int)); }
                     S->ops[S->nops++] = made;
                     for (int q = 0; q < np_; q++) S->cur[parts[q]] = S->nops;
+                } else if (!portable && G->np >= 3 && chance(40)) {
+                    /* a Cdsendrecv ring of k processes: each sends to the next
+                     * and receives from the previous, in one call */
+                    int k = 3 + rint_(G->np - 2), perm[MAXW];
+                    for (int q = 0; q < G->np; q++) perm[q] = q;
+                    for (int q = G->np - 1; q > 0; q--) { int j = rint_(q + 1), t = perm[q]; perm[q] = perm[j]; perm[j] = t; }
+                    int at = 0;
+                    while (perm[at] != v) at++;
+                    if (at >= k) { perm[at] = perm[0]; perm[0] = v; }
+                    o.kind = 's'; o.ring = k; o.a = v; o.b = -1;
+                    for (int q = 0; q < k; q++) { o.rmem |= (unsigned)perm[q] << (3 * q); parts[np_++] = G->mem[perm[q]]; }
+                    gen_shape(&o, 0);
+                    o.type = 'D';
                 } else if (!portable) { /* Cdsendrecv with another process */
                     if (G->np < 2) continue;
                     int q = rint_(G->np - 1); if (q >= v) q++;
@@ -605,6 +821,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
                 } else continue;
             }
             if (o.kind != 'b') bsi[made] = -1;
+            if (o.kind != 'u' && o.opk != 'U') o.ft = draw_ft(P);
             P->ops[made] = o;
             for (int q = 0; q < np_; q++) seq_push(P, parts[q], made);
             made++;
@@ -618,6 +835,10 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
     }
     free(bsi);
     P->nops = made;
+    P->ngrid = ng;
+    /* now and then the program ends in BLACS_ABORT by one process while the
+     * others wait for what never comes (after every check passed) */
+    if (!portable && !signals && W > 1 && chance(5)) { P->abort_rank = rint_(W); P->abort_err = 1 + rint_(99); }
     /* wildcard receives (LAWN 73 7.1.2), where nothing else can match: no
      * other process of the allowed row, column or grid ever sends to the
      * receiver on that grid (point to point or Cdsendrecv), since a
@@ -630,8 +851,11 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
         for (int j = 0; j < made && ok; j++) {
             const op_t *x = &P->ops[j];
             if (x->g != o->g || (x->kind != 'p' && x->kind != 's')) continue;
-            int from[2] = {x->a, x->b}, to[2] = {x->b, x->a};
-            for (int e = 0; e < (x->kind == 's' ? 2 : 1); e++) {
+            int from[MAXW], to[MAXW], ne = x->kind == 's' ? 2 : 1;
+            from[0] = x->a; from[1] = x->b; to[0] = x->b; to[1] = x->a;
+            if (x->kind == 's' && x->ring)
+                for (ne = 0; ne < x->ring; ne++) from[ne] = ring_at(x, ne), to[ne] = ring_at(x, ne + 1);
+            for (int e = 0; e < ne; e++) {
                 if (to[e] != o->b || from[e] == o->a) continue;
                 int f = from[e];
                 if ((w == 1 && vcol(G, f) == vcol(G, o->a)) || (w == 2 && vrow(G, f) == vrow(G, o->a)) || w == 3) ok = 0;
@@ -644,7 +868,10 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
         for (int k = 0; k < made; k++) {
             const op_t *o = &P->ops[k];
             if (o->kind == 'p' || o->kind == 'b' || o->kind == 's')
-                tot += (double)o->m * o->n * esz(o->type) * (o->kind == 'b' ? P->gr[o->g].np : 1);
+                tot += (double)(o->m + 2) * o->n * esz(o->type) * (o->kind == 'b' ? P->gr[o->g].np : 1);
+            /* a combine sends its contribution (with owner keys) through a
+             * buffer too: the cap must fit it (seed 82) */
+            if (o->kind == 'c') tot += (double)o->m * o->n * (esz(o->type) + 2 * (int)sizeof(blacs_int));
         }
         tot = 3 * tot + 4096;
         if (tot < 600 * 1024) tot = 600 * 1024;
@@ -670,13 +897,16 @@ static void prog_write(const prog_t *P, FILE *f)
         for (int v = 0; v < G->np; v++) fprintf(f, " %d", G->mem[v]);
         fprintf(f, "\n");
         for (int w = 11; w <= 16; w++) if (G->set[w - 10]) fprintf(f, "gset %d %d %d\n", g, w, G->set[w - 10]);
+        if (G->late) fprintf(f, "glate %d\n", g); /* made by its 'G' op, not before the sequences */
     }
+    if (P->abort_err > 0) fprintf(f, "abort %d %d\n", P->abort_rank, P->abort_err);
     for (int k = 0; k < P->nops; k++) {
         const op_t *o = &P->ops[k];
         if (o->id < 0) continue;
-        fprintf(f, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u %d %d\n", o->id, o->kind, o->g,
+        fprintf(f, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u %d %d %d %u %d\n", o->id, o->kind, o->g,
                 o->scope, o->top, o->type ? o->type : 'D', o->uplo, o->diag, o->m, o->n, o->a, o->b, o->rd,
-                o->rdq, o->rcf, o->m2, o->n2, o->opk, o->uc, o->ldp, o->rep > 1 ? o->rep : 1, o->wild);
+                o->rdq, o->rcf, o->m2, o->n2, o->opk, o->uc, o->ldp, o->rep > 1 ? o->rep : 1, o->wild, o->ring,
+                o->rmem, o->ft);
     }
     for (int w = 0; w < P->W; w++) {
         fprintf(f, "seq %d", w);
@@ -723,13 +953,19 @@ static int prog_read(prog_t *P, FILE *f)
         } else if (!strcmp(w, "gset")) {
             int g, what, val;
             if (sscanf(s, "gset %d %d %d", &g, &what, &val) == 3 && g >= 0 && g < MAXG && what >= 11 && what <= 16) P->gr[g].set[what - 10] = val;
+        } else if (!strcmp(w, "glate")) {
+            int g;
+            if (sscanf(s, "glate %d", &g) == 1 && g >= 0 && g < MAXG) P->gr[g].late = 1;
+        } else if (!strcmp(w, "abort")) {
+            sscanf(s, "abort %d %d", &P->abort_rank, &P->abort_err);
         } else if (!strcmp(w, "op")) {
             op_t o;
             memset(&o, 0, sizeof o);
             o.rep = 1; /* files of before bursts and wildcards have 20 fields */
-            if (sscanf(s, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u %d %d", &o.id, &o.kind, &o.g, &o.scope,
+            if (sscanf(s, "op %d %c %d %c %c %c %c %c %d %d %d %d %d %d %d %d %d %c %d %u %d %d %d %u %d", &o.id, &o.kind, &o.g, &o.scope,
                        &o.top, &o.type, &o.uplo, &o.diag, &o.m, &o.n, &o.a, &o.b, &o.rd, &o.rdq, &o.rcf, &o.m2, &o.n2,
-                       &o.opk, &o.uc, &o.ldp, &o.rep, &o.wild) < 20) return -1;
+                       &o.opk, &o.uc, &o.ldp, &o.rep, &o.wild, &o.ring, &o.rmem, &o.ft) < 20) return -1;
+            if (o.ring && (o.ring < 3 || o.ring > MAXW)) return -1;
             if (o.rep < 1) o.rep = 1;
             if (o.id < 0 || o.id > 10000000) return -1;
             if (o.id >= cap) {
@@ -989,6 +1225,14 @@ static void describe(const prog_t *P, const op_t *o, int w, char *b, size_t n)
         break;
     }
     case 's': {
+        if (o->ring) {
+            int at = 0;
+            while (at < o->ring && ring_at(o, at) != v) at++;
+            int nx = ring_at(o, at + 1), pv = ring_at(o, at + o->ring - 1), m1 = ring_m(o, at), m2 = ring_m(o, at + o->ring - 1);
+            snprintf(b, n, "op %d: Cdsendrecv(ctxt%d, %d, %d, A, %d, %d, %d, %d, %d, B, %d, %d, %d) (a ring of %d)", o->id, o->g,
+                     m1, o->n, m1 > 1 ? m1 : 1, vrow(G, nx), vcol(G, nx), m2, o->n, m2 > 1 ? m2 : 1, vrow(G, pv), vcol(G, pv), o->ring);
+            break;
+        }
         int q = v == o->a ? o->b : o->a;
         int m2 = v == o->a ? o->m2 : o->m, n2 = v == o->a ? o->n2 : o->n;
         int m1 = v == o->a ? o->m : o->m2, n1 = v == o->a ? o->n : o->n2;
@@ -997,6 +1241,16 @@ static void describe(const prog_t *P, const op_t *o, int w, char *b, size_t n)
         break;
     }
     case 'r': snprintf(b, n, "op %d: Cblacs_barrier(ctxt%d, \"%s\")", o->id, o->g, scname(o->scope)); break;
+    case 'G':
+        if (G->kind == 'U')
+            snprintf(b, n, "op %d: MPI_Comm_split(MPI_COMM_WORLD, ...)%s", o->id,
+                     v >= 0 ? "; ctxt = Csys2blacs_handle(comm); Cblacs_gridinit(&ctxt, order, ...): grid made" : "");
+        else snprintf(b, n, "op %d: Cblacs_get(-1, 0, &ctxt); Cblacs_grid%s(&ctxt%d, ...): grid made", o->id, G->kind == 'M' ? "map" : "init", o->g);
+        break;
+    case 'X': snprintf(b, n, "op %d: Cblacs_gridexit(ctxt%d)", o->id, o->g); break;
+    case 'i': snprintf(b, n, "op %d: Cblacs_set(-1, 1, {%d, %d}) (for grid %d)", o->id, o->a, o->b, o->rd); break;
+    case 'k': snprintf(b, n, "op %d: Cksendid(ctxt%d, %d, %d), Ckrecvid(ctxt%d, %d, %d)", o->id, o->g, vrow(G, o->b), vcol(G, o->b), o->g, vrow(G, o->b), vcol(G, o->b)); break;
+    case 'E': snprintf(b, n, "op %d: Cblacs_exit(1) (every grid gone), then Cblacs_pinfo, Cblacs_get(-1, 0)", o->id); break;
     case 'f': snprintf(b, n, "op %d: Cblacs_freebuff(ctxt%d, %d)", o->id, o->g, o->rd); break;
     case 'g':
         if (w == o->a) snprintf(b, n, "op %d: signal rank %d outside MPI (create a file)", o->id, o->b);
@@ -1006,9 +1260,16 @@ static void describe(const prog_t *P, const op_t *o, int w, char *b, size_t n)
         if (w == o->a) snprintf(b, n, "op %d: MPI_Send(buf, %d, MPI_INT, %d, tag, %s)", o->id, o->m, o->b, o->uc ? "grid comm" : "MPI_COMM_WORLD");
         else snprintf(b, n, "op %d: MPI_Recv(buf, %d, MPI_INT, %d, tag, %s)", o->id, o->m, o->a, o->uc ? "grid comm" : "MPI_COMM_WORLD");
     }
+    if (o->ft) { size_t l = strlen(b); snprintf(b + l, n > l ? n - l : 0, " [the Fortran entry point]"); }
 }
 
 /* ---- typed calls ------------------------------------------------------- */
+/* the call through the Fortran entry point (f) or the C one (c) */
+#ifndef RP_REFERENCE
+#define FCALL(f, c) do { if (ft) { f; } else { c; } } while (0)
+#else
+#define FCALL(f, c) do { c; } while (0)
+#endif
 #define TSWITCH(t, CALL)                                                                        \
     switch (t) {                                                                                \
     case 'I': CALL(i); break;                                                                   \
@@ -1031,8 +1292,185 @@ TUOP_FNS(c, float, 2)
 TUOP_FNS(z, double, 2)
 #endif
 
-typedef struct { blacs_int ctxt; MPI_Comm ucomm; blacs_int uh; int v; } gstate;
+typedef struct { blacs_int ctxt; MPI_Comm ucomm; blacs_int uh; int v, alive; blacs_int lo, hi; } gstate;
 static gstate gs_[MAXG];
+#ifndef RP_REFERENCE
+static blacs_int exited[MAXG];    /* contexts this process exited, and how many */
+static int nexited, nreused;      /* grids made on one of those handles */
+static int fresh_seen;            /* WHAT 11..16 of this process's first grid, before any BLACS_SET */
+static blacs_int fresh_val[7];
+#endif
+
+/* for the ok line: grids made on the handle of one exited before */
+static const char *reuse_note(void)
+{
+    static char b[64];
+    b[0] = 0;
+#ifndef RP_REFERENCE
+    if (nreused) snprintf(b, sizeof b, ", %d grid%s on a reused handle", nreused, nreused > 1 ? "s" : "");
+#endif
+    return b;
+}
+
+/* grids this process is in now; BLACS_GET 22 must say as many */
+static void check_live(const prog_t *P, const char *when)
+{
+#ifndef RP_REFERENCE
+    int n = 0;
+    for (int g = 0; g < P->ngrid; g++) n += gs_[g].alive && gs_[g].v >= 0;
+    blacs_int got = -1;
+    Cblacs_get(-1, 22, &got);
+    nchecks++;
+    if (got != n) fail("BLACS_GET 22 (grids alive) is %ld %s, expected %d", (long)got, when, n);
+#else
+    (void)P; (void)when;
+#endif
+}
+
+/* BLACS_GRIDINIT/GRIDMAP of grid g, by every process of its system
+ * context (for a user communicator MPI_Comm_split by the whole world
+ * first); ft: through the Fortran entry points */
+static void make_grid(const prog_t *P, int g, int ft)
+{
+    const grid_t *G = &P->gr[g];
+    gstate *S = &gs_[g];
+    S->ctxt = -1;
+    S->ucomm = MPI_COMM_NULL;
+    S->v = vpid_of(G, me);
+#ifdef RP_REFERENCE
+    ft = 0;
+#endif
+    blacs_int rng[2] = {-1, -1};
+    Cblacs_get(-1, 1, rng);
+    S->lo = rng[0]; S->hi = rng[1];
+    blacs_int nr = G->nprow, nc = G->npcol, m1 = -1, zero = 0;
+    char ord[2] = {G->order, 0};
+    (void)m1; (void)zero; (void)nr; (void)nc;
+    if (G->kind == 'I') {
+        blacs_int sys;
+        if (ft) {
+#ifndef RP_REFERENCE
+            blacs_get_(&m1, &zero, &sys);
+            S->ctxt = sys;
+            blacs_gridinit_(&S->ctxt, ord, &nr, &nc, 1);
+#endif
+        } else {
+            Cblacs_get(-1, 0, &sys);
+            S->ctxt = sys;
+            Cblacs_gridinit(&S->ctxt, ord, G->nprow, G->npcol);
+        }
+    } else if (G->kind == 'M') {
+        blacs_int sys, ldu = G->nprow + (int)(P->seed % 2);
+        blacs_int *map = calloc((size_t)(ldu * G->npcol), sizeof(blacs_int));
+        for (int i = 0; i < G->nprow; i++)
+            for (int j = 0; j < G->npcol; j++) map[j * ldu + i] = G->mem[i * G->npcol + j];
+        if (ft) {
+#ifndef RP_REFERENCE
+            blacs_get_(&m1, &zero, &sys);
+            S->ctxt = sys;
+            blacs_gridmap_(&S->ctxt, map, &ldu, &nr, &nc);
+#endif
+        } else {
+            Cblacs_get(-1, 0, &sys);
+            S->ctxt = sys;
+            Cblacs_gridmap(&S->ctxt, map, ldu, G->nprow, G->npcol);
+        }
+        free(map);
+    } else {
+        /* the user's communicator, ranked so that GRIDINIT in the grid's
+         * order puts each process at its place: 'C' fills columns first */
+        MPI_Comm uc;
+        int key = S->v < 0 ? 0 : comm_rank(G, S->v);
+        MPI_Comm_split(MPI_COMM_WORLD, S->v >= 0 ? 0 : MPI_UNDEFINED, key, &uc);
+        if (S->v >= 0) {
+            if (ft) {
+#ifndef RP_REFERENCE
+                blacs_int fc = (blacs_int)MPI_Comm_c2f(uc);
+                S->ctxt = sys2blacs_handle_(&fc);
+                blacs_gridinit_(&S->ctxt, ord, &nr, &nc, 1);
+#endif
+            } else {
+                S->ctxt = Csys2blacs_handle(uc);
+                Cblacs_gridinit(&S->ctxt, ord, G->nprow, G->npcol);
+            }
+            S->uh = -1;
+            S->ucomm = uc; /* the user's: freed when the grid is exited */
+        }
+    }
+    if (S->v < 0) return;
+    S->alive = 1;
+#ifndef RP_REFERENCE
+    for (int k = 0; k < nexited; k++) if (exited[k] == S->ctxt) { nreused++; break; }
+#endif
+    blacs_int gnr, gnc, mr, mc;
+    if (ft) {
+#ifndef RP_REFERENCE
+        blacs_gridinfo_(&S->ctxt, &gnr, &gnc, &mr, &mc);
+#endif
+    } else Cblacs_gridinfo(S->ctxt, &gnr, &gnc, &mr, &mc);
+    nchecks++;
+    if (gnr != G->nprow || gnc != G->npcol || mr != vrow(G, S->v) || mc != vcol(G, S->v))
+        fail("grid %d (context %ld): gridinfo %ldx%ld at {%ld,%ld}, expected %dx%d at {%d,%d}", g, (long)S->ctxt, (long)gnr,
+             (long)gnc, (long)mr, (long)mc, G->nprow, G->npcol, vrow(G, S->v), vcol(G, S->v));
+#ifndef RP_REFERENCE
+    /* a new grid has the values every new grid has: nothing set on a grid
+     * exited before (whose handle it may reuse) leaks into it */
+    blacs_int fv[7] = {0};
+    for (int w = 11; w <= 16; w++) Cblacs_get(S->ctxt, w, &fv[w - 10]);
+    if (!fresh_seen) { memcpy(fresh_val, fv, sizeof fv); fresh_seen = 1; }
+    for (int w = 11; w <= 16; w++) {
+        nchecks++;
+        if (fv[w - 10] != fresh_val[w - 10])
+            fail("grid %d (context %ld): BLACS_GET %d of the new grid is %ld, a new grid's is %ld", g, (long)S->ctxt, w,
+                 (long)fv[w - 10], (long)fresh_val[w - 10]);
+    }
+#endif
+    for (int w = 11; w <= 16; w++)
+        if (G->set[w - 10]) { blacs_int val = G->set[w - 10]; Cblacs_set(S->ctxt, w, &val); }
+    if (G->kind != 'U') { /* the grid's own communicator, for user traffic */
+        blacs_int h;
+        Cblacs_get(S->ctxt, 10, &h);
+        S->uh = h;
+        S->ucomm = Cblacs2sys_handle(h);
+    }
+    check_live(P, "after a grid was made");
+}
+
+/* BLACS_GRIDEXIT of grid g by its members */
+static void exit_grid(const prog_t *P, int g, int ft)
+{
+    gstate *S = &gs_[g];
+    if (S->v < 0 || !S->alive) return;
+    S->alive = 0;
+#ifdef RP_REFERENCE
+    ft = 0;
+#endif
+    if (P->gr[g].kind == 'U') {
+        if (ft) {
+#ifndef RP_REFERENCE
+            blacs_gridexit_(&S->ctxt);
+#endif
+        } else Cblacs_gridexit(S->ctxt);
+        MPI_Comm_free(&S->ucomm);
+    } else {
+        if ((P->seed >> 3) % 2) Cfree_blacs_system_handle(S->uh);
+        if (ft) {
+#ifndef RP_REFERENCE
+            blacs_gridexit_(&S->ctxt);
+#endif
+        } else Cblacs_gridexit(S->ctxt);
+    }
+#ifndef RP_REFERENCE
+    if (nexited < MAXG) exited[nexited++] = S->ctxt;
+    blacs_int a = 0, b = 0, c = 0, d = 0;
+    Cblacs_gridinfo(S->ctxt, &a, &b, &c, &d);
+    nchecks++;
+    if (a != -1 || b != -1 || c != -1 || d != -1)
+        fail("grid %d: gridinfo of its exited context %ld is %ldx%ld at {%ld,%ld}, expected -1s", g, (long)S->ctxt, (long)a,
+             (long)b, (long)c, (long)d);
+#endif
+    check_live(P, "after a grid was exited");
+}
 
 typedef struct { const op_t *o; const grid_t *G; int me_v; int nv; int vs[MAXW]; int dest_all; int dest_v; } comb_arg;
 static int ex_comb(const op_t *o, int i, int j, double *re, double *im, void *arg)
@@ -1073,6 +1511,11 @@ static void run_op(const prog_t *P, const op_t *o)
     blacs_int ctxt = S ? S->ctxt : -1;
     gmat A;
     char what[64];
+#ifndef RP_REFERENCE
+    int ft = o->ft;
+    fI fctxt = ctxt, fm = o->m, fn = o->n, flda = lda;
+    (void)ft, (void)fctxt, (void)fm, (void)fn, (void)flda;
+#endif
     switch (o->kind) {
     case 'p':
     case 'b': {
@@ -1082,10 +1525,12 @@ static void run_op(const prog_t *P, const op_t *o)
             fill_source(&A, o, src);
             int rd = o->kind == 'p' ? vrow(G, o->b) : 0, cd = o->kind == 'p' ? vcol(G, o->b) : 0;
             (void)rd, (void)cd;
-#define SEND_GE(x) C##x##gesd2d(ctxt, o->m, o->n, A.a, lda, rd, cd)
-#define SEND_TR(x) C##x##trsd2d(ctxt, uplo, diag, o->m, o->n, A.a, lda, rd, cd)
-#define BS_GE(x) C##x##gebs2d(ctxt, sc, top, o->m, o->n, A.a, lda)
-#define BS_TR(x) C##x##trbs2d(ctxt, sc, top, uplo, diag, o->m, o->n, A.a, lda)
+            fI frd = rd, fcd = cd;
+            (void)frd, (void)fcd;
+#define SEND_GE(x) FCALL(x##gesd2d_(&fctxt, &fm, &fn, A.a, &flda, &frd, &fcd), C##x##gesd2d(ctxt, o->m, o->n, A.a, lda, rd, cd))
+#define SEND_TR(x) FCALL(x##trsd2d_(&fctxt, uplo, diag, &fm, &fn, A.a, &flda, &frd, &fcd, 1, 1), C##x##trsd2d(ctxt, uplo, diag, o->m, o->n, A.a, lda, rd, cd))
+#define BS_GE(x) FCALL(x##gebs2d_(&fctxt, sc, top, &fm, &fn, A.a, &flda, strlen(sc), 1), C##x##gebs2d(ctxt, sc, top, o->m, o->n, A.a, lda))
+#define BS_TR(x) FCALL(x##trbs2d_(&fctxt, sc, top, uplo, diag, &fm, &fn, A.a, &flda, strlen(sc), 1, 1, 1), C##x##trbs2d(ctxt, sc, top, uplo, diag, o->m, o->n, A.a, lda))
             double t0 = mono(), q0 = runq_wait();
             for (int r = 0; r < (o->kind == 'p' ? o->rep : 1); r++) {
                 if (o->kind == 'p') { if (o->uplo == 'G') { TSWITCH(o->type, SEND_GE) } else { TSWITCH(o->type, SEND_TR) } }
@@ -1107,10 +1552,12 @@ static void run_op(const prog_t *P, const op_t *o)
         } else {
             int rs_ = o->kind == 'p' && (o->wild & 1) ? -1 : vrow(G, src),
                 cs_ = o->kind == 'p' && (o->wild & 2) ? -1 : vcol(G, src);
-#define RV_GE(x) C##x##gerv2d(ctxt, o->m, o->n, A.a, lda, rs_, cs_)
-#define RV_TR(x) C##x##trrv2d(ctxt, uplo, diag, o->m, o->n, A.a, lda, rs_, cs_)
-#define BR_GE(x) C##x##gebr2d(ctxt, sc, top, o->m, o->n, A.a, lda, rs_, cs_)
-#define BR_TR(x) C##x##trbr2d(ctxt, sc, top, uplo, diag, o->m, o->n, A.a, lda, rs_, cs_)
+            fI frs = rs_, fcs = cs_;
+            (void)frs, (void)fcs;
+#define RV_GE(x) FCALL(x##gerv2d_(&fctxt, &fm, &fn, A.a, &flda, &frs, &fcs), C##x##gerv2d(ctxt, o->m, o->n, A.a, lda, rs_, cs_))
+#define RV_TR(x) FCALL(x##trrv2d_(&fctxt, uplo, diag, &fm, &fn, A.a, &flda, &frs, &fcs, 1, 1), C##x##trrv2d(ctxt, uplo, diag, o->m, o->n, A.a, lda, rs_, cs_))
+#define BR_GE(x) FCALL(x##gebr2d_(&fctxt, sc, top, &fm, &fn, A.a, &flda, &frs, &fcs, strlen(sc), 1), C##x##gebr2d(ctxt, sc, top, o->m, o->n, A.a, lda, rs_, cs_))
+#define BR_TR(x) FCALL(x##trbr2d_(&fctxt, sc, top, uplo, diag, &fm, &fn, A.a, &flda, &frs, &fcs, strlen(sc), 1, 1, 1), C##x##trbr2d(ctxt, sc, top, uplo, diag, o->m, o->n, A.a, lda, rs_, cs_))
             for (int r = 0; r < (o->kind == 'p' ? o->rep : 1); r++) {
                 if (r) { gm_free(&A); gm_alloc(&A, o->type, o->m, o->n, lda); }
                 if (o->kind == 'p') { if (o->uplo == 'G') { TSWITCH(o->type, RV_GE) } else { TSWITCH(o->type, RV_TR) } }
@@ -1151,17 +1598,19 @@ static void run_op(const prog_t *P, const op_t *o)
          * reads them back by scope rank (vs[k] for val_gen, k for val_key) */
         int rdest = o->rd < 0 ? (o->rdq ? 0 : -1) : vrow(G, o->rd), cdest = o->rd < 0 ? (o->rdq ? -1 : 0) : vcol(G, o->rd);
         int ldia = o->rcf < 0 ? 1 : (o->rcf > o->m ? o->rcf : (o->m > 0 ? o->m : 1));
+        fI frd = rdest, fcd = cdest, frcf = o->rcf;
+        (void)frd, (void)fcd, (void)frcf;
         size_t nra = (size_t)ldia * (size_t)(o->n > 0 ? o->n : 0) + 2 * GUARD;
         blacs_int *ra = malloc(nra * sizeof(blacs_int)), *ca_ = malloc(nra * sizeof(blacs_int));
         for (size_t k = 0; k < nra; k++) ra[k] = ca_[k] = -77;
         if (o->opk == 'S') {
-#define SUM(x) C##x##gsum2d(ctxt, sc, top, o->m, o->n, A.a, lda, rdest, cdest)
+#define SUM(x) FCALL(x##gsum2d_(&fctxt, sc, top, &fm, &fn, A.a, &flda, &frd, &fcd, strlen(sc), 1), C##x##gsum2d(ctxt, sc, top, o->m, o->n, A.a, lda, rdest, cdest))
             TSWITCH(o->type, SUM)
         } else if (o->opk == 'X') {
-#define AMX(x) C##x##gamx2d(ctxt, sc, top, o->m, o->n, A.a, lda, ra + GUARD, ca_ + GUARD, o->rcf, rdest, cdest)
+#define AMX(x) FCALL(x##gamx2d_(&fctxt, sc, top, &fm, &fn, A.a, &flda, ra + GUARD, ca_ + GUARD, &frcf, &frd, &fcd, strlen(sc), 1), C##x##gamx2d(ctxt, sc, top, o->m, o->n, A.a, lda, ra + GUARD, ca_ + GUARD, o->rcf, rdest, cdest))
             TSWITCH(o->type, AMX)
         } else if (o->opk == 'N') {
-#define AMN(x) C##x##gamn2d(ctxt, sc, top, o->m, o->n, A.a, lda, ra + GUARD, ca_ + GUARD, o->rcf, rdest, cdest)
+#define AMN(x) FCALL(x##gamn2d_(&fctxt, sc, top, &fm, &fn, A.a, &flda, ra + GUARD, ca_ + GUARD, &frcf, &frd, &fcd, strlen(sc), 1), C##x##gamn2d(ctxt, sc, top, o->m, o->n, A.a, lda, ra + GUARD, ca_ + GUARD, o->rcf, rdest, cdest))
             TSWITCH(o->type, AMN)
         } else {
 #ifndef RP_REFERENCE
@@ -1196,26 +1645,87 @@ static void run_op(const prog_t *P, const op_t *o)
     }
     case 's': {
 #ifndef RP_REFERENCE
-        int q = v == o->a ? o->b : o->a;
+        /* a pair: both send to and receive from each other; a ring: to the
+         * next, from the previous */
+        int q = v == o->a ? o->b : o->a, qs = q;
         int m1 = v == o->a ? o->m : o->m2, n1 = v == o->a ? o->n : o->n2;
         int m2 = v == o->a ? o->m2 : o->m, n2 = v == o->a ? o->n2 : o->n;
+        if (o->ring) {
+            int at = 0;
+            while (at < o->ring && ring_at(o, at) != v) at++;
+            q = ring_at(o, at + 1); qs = ring_at(o, at + o->ring - 1);
+            m1 = ring_m(o, at); n1 = o->n; m2 = ring_m(o, at + o->ring - 1); n2 = o->n;
+        }
         op_t o1 = *o, o2 = *o;
         o1.m = m1; o1.n = n1; o2.m = m2; o2.n = n2; o1.uplo = o2.uplo = 'G'; o1.type = o2.type = 'D';
         gmat B;
         gm_alloc(&A, 'D', m1, n1, m1 > 1 ? m1 : 1);
         gm_alloc(&B, 'D', m2, n2, m2 > 1 ? m2 : 1);
         fill_source(&A, &o1, v);
-        Cdsendrecv(ctxt, m1, n1, A.a, m1 > 1 ? m1 : 1, vrow(G, q), vcol(G, q), m2, n2, B.a, m2 > 1 ? m2 : 1, vrow(G, q), vcol(G, q));
+        fI a1 = m1, b1 = n1, l1 = m1 > 1 ? m1 : 1, rd = vrow(G, q), cd = vcol(G, q);
+        fI a2 = m2, b2 = n2, l2 = m2 > 1 ? m2 : 1, rs_ = vrow(G, qs), cs_ = vcol(G, qs);
+        FCALL(dsendrecv_(&fctxt, &a1, &b1, A.a, &l1, &rd, &cd, &a2, &b2, B.a, &l2, &rs_, &cs_),
+              Cdsendrecv(ctxt, a1, b1, A.a, l1, rd, cd, a2, b2, B.a, l2, rs_, cs_));
         snprintf(what, sizeof what, "the sent A of op %d", o->id);
         gm_check(&A, &o1, ex_source, &v, what);
         snprintf(what, sizeof what, "the received B of op %d", o->id);
-        gm_check(&B, &o2, ex_recv, &q, what);
+        gm_check(&B, &o2, ex_recv, &qs, what);
         gm_free(&A); gm_free(&B);
 #endif
         break;
     }
+    case 'G':
+        make_grid(P, o->g, o->ft);
+        break;
+    case 'X':
+        exit_grid(P, o->g, o->ft);
+        break;
+    case 'i': { /* the message-ID range of the grids made from now on */
+        blacs_int r[2] = {o->a, o->b};
+        Cblacs_set(-1, 1, r);
+        break;
+    }
+    case 'k': {
+        blacs_int r = vrow(G, o->b), c = vcol(G, o->b), s1, s2, r1, r2;
+#ifndef RP_REFERENCE
+        fI fr = r, fc = c;
+        FCALL(s1 = ksendid_(&fctxt, &fr, &fc); s2 = ksendid_(&fctxt, &fr, &fc); r1 = krecvid_(&fctxt, &fr, &fc);
+              r2 = krecvid_(&fctxt, &fr, &fc),
+              s1 = Cksendid(ctxt, r, c); s2 = Cksendid(ctxt, r, c); r1 = Ckrecvid(ctxt, r, c); r2 = Ckrecvid(ctxt, r, c));
+        /* this library: the ID the next message will use, within the grid's
+         * range (as it was when the grid was made), not advanced by asking */
+        nchecks += 2;
+        if (s1 != s2 || r1 != r2 || s1 < S->lo || s1 > S->hi || r1 < S->lo || r1 > S->hi)
+            fail("op %d: KSENDID %ld then %ld, KRECVID %ld then %ld; expected the same twice, within [%ld,%ld]", o->id,
+                 (long)s1, (long)s2, (long)r1, (long)r2, (long)S->lo, (long)S->hi);
+#else
+        s1 = Cksendid(ctxt, r, c); s2 = Cksendid(ctxt, r, c); r1 = Ckrecvid(ctxt, r, c); r2 = Ckrecvid(ctxt, r, c);
+        nchecks += 2; /* the reference: a constant */
+        if (s1 != 9977 || s2 != 9977 || r1 != 9977 || r2 != 9977)
+            fail("op %d: KSENDID %ld %ld, KRECVID %ld %ld, expected 9977", o->id, (long)s1, (long)s2, (long)r1, (long)r2);
+#endif
+        break;
+    }
+    case 'E': { /* BLACS_EXIT(1): every grid gone, then the BLACS again */
+        Cblacs_exit(1);
+        for (int g = 0; g < P->ngrid; g++)
+            if (gs_[g].alive) {
+                gs_[g].alive = 0;
+#ifndef RP_REFERENCE
+                if (nexited < MAXG) exited[nexited++] = gs_[g].ctxt;
+#endif
+                if (P->gr[g].kind == 'U') MPI_Comm_free(&gs_[g].ucomm); /* the user's own */
+            }
+        check_live(P, "after BLACS_EXIT(1)");
+        blacs_int pm = -1, pn = -1, sys = -1;
+        Cblacs_pinfo(&pm, &pn);
+        nchecks++;
+        if (pm != me || pn != P->W) fail("op %d: BLACS_PINFO after BLACS_EXIT(1) says %ld of %ld", o->id, (long)pm, (long)pn);
+        Cblacs_get(-1, 0, &sys);
+        break;
+    }
     case 'r': {
-        Cblacs_barrier(ctxt, sc);
+        FCALL(blacs_barrier_(&fctxt, sc, strlen(sc)), Cblacs_barrier(ctxt, sc));
         break;
     }
     case 'f':
@@ -1240,9 +1750,9 @@ static void run_op(const prog_t *P, const op_t *o)
         int tag = 7000 + o->id % 1000;
         if (me == o->a) {
             for (int k = 0; k < o->m; k++) buf[k] = o->id * 31 + k;
-            MPI_Send(buf, o->m, MPI_INT, o->uc ? vpid_of(G, o->b) : o->b, tag, comm);
+            MPI_Send(buf, o->m, MPI_INT, o->uc ? comm_rank(G, vpid_of(G, o->b)) : o->b, tag, comm);
         } else {
-            MPI_Recv(buf, o->m, MPI_INT, o->uc ? vpid_of(G, o->a) : o->a, tag, comm, MPI_STATUS_IGNORE);
+            MPI_Recv(buf, o->m, MPI_INT, o->uc ? comm_rank(G, vpid_of(G, o->a)) : o->a, tag, comm, MPI_STATUS_IGNORE);
             for (int k = 0; k < o->m; k++) {
                 nchecks++;
                 if (buf[k] != o->id * 31 + k) { fail("user MPI message of op %d: element %d is %d", o->id, k, buf[k]); break; }
@@ -1251,6 +1761,46 @@ static void run_op(const prog_t *P, const op_t *o)
         free(buf);
     }
     }
+}
+
+/* The end of a program that ends in BLACS_ABORT: every process says how
+ * its checks went, then rank abort_rank aborts while the others wait for
+ * what never comes (a BLACS receive from it where they share a grid, an
+ * MPI_Recv otherwise); the job must end at once, with a non-zero status
+ * and the abort message (TESTING/randprog.sh checks) */
+static void end_in_abort(const prog_t *P)
+{
+    int R = P->abort_rank;
+    if (nfail) fprintf(stderr, "randprog: rank %d: %d WRONG of %d checks\n", me, nfail, nchecks);
+    else printf("randprog: rank %d ok, %d checks%s\n", me, nchecks, reuse_note());
+    fflush(stdout);
+    fflush(stderr);
+    alarm(30);
+    /* nobody is still checking when the abort comes */
+    snprintf(where, sizeof where, "MPI_Barrier before the abort");
+    MPI_Barrier(MPI_COMM_WORLD);
+    blacs_int ctxt = -1;
+    int g = 0;
+    for (; g < P->ngrid; g++)
+        if (gs_[g].alive && gs_[g].v >= 0 && (me == R || vpid_of(&P->gr[g], R) >= 0)) { ctxt = gs_[g].ctxt; break; }
+    if (me == R) {
+        struct timespec nap = {0, 100000000}; /* the others wait meanwhile */
+        nanosleep(&nap, NULL);
+        snprintf(where, sizeof where, "Cblacs_abort(ctxt, %d)", P->abort_err);
+        Cblacs_abort(ctxt, P->abort_err);
+    } else if (ctxt >= 0) {
+        int rv = vpid_of(&P->gr[g], R);
+        double x;
+        snprintf(where, sizeof where, "Cdgerv2d from {%d,%d} (never sent: waits for the abort of rank %d)", vrow(&P->gr[g], rv),
+                 vcol(&P->gr[g], rv), R);
+        Cdgerv2d(ctxt, 1, 1, &x, 1, vrow(&P->gr[g], rv), vcol(&P->gr[g], rv));
+    } else {
+        int x;
+        snprintf(where, sizeof where, "MPI_Recv from rank %d (never sent: waits for its abort)", R);
+        MPI_Recv(&x, 1, MPI_INT, R, 4242, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    fprintf(stderr, "randprog: rank %d: WRONG: still running after %s\n", me, where);
+    _exit(4);
 }
 
 static int run_program(const prog_t *P)
@@ -1292,53 +1842,10 @@ static int run_program(const prog_t *P)
         Cblacs_set(-1, 1, r);
     }
     for (int g = 0; g < P->ngrid; g++) {
-        const grid_t *G = &P->gr[g];
-        gstate *S = &gs_[g];
-        S->ctxt = -1;
-        S->ucomm = MPI_COMM_NULL;
-        S->v = vpid_of(G, me);
-        snprintf(where, sizeof where, "making grid %d (%c)", g, G->kind);
-        if (G->kind == 'I') {
-            blacs_int sys;
-            Cblacs_get(-1, 0, &sys);
-            S->ctxt = sys;
-            char ord[2] = {G->order, 0};
-            Cblacs_gridinit(&S->ctxt, ord, G->nprow, G->npcol);
-        } else if (G->kind == 'M') {
-            blacs_int sys, ldu = G->nprow + (int)(P->seed % 2);
-            Cblacs_get(-1, 0, &sys);
-            blacs_int *map = calloc((size_t)(ldu * G->npcol), sizeof(blacs_int));
-            for (int i = 0; i < G->nprow; i++)
-                for (int j = 0; j < G->npcol; j++) map[j * ldu + i] = G->mem[i * G->npcol + j];
-            S->ctxt = sys;
-            Cblacs_gridmap(&S->ctxt, map, ldu, G->nprow, G->npcol);
-            free(map);
-        } else {
-            MPI_Comm uc;
-            MPI_Comm_split(MPI_COMM_WORLD, S->v >= 0 ? 0 : MPI_UNDEFINED, S->v, &uc);
-            if (S->v >= 0) {
-                S->ctxt = Csys2blacs_handle(uc);
-                Cblacs_gridinit(&S->ctxt, "R", G->nprow, G->npcol);
-                S->uh = -1;
-                S->ucomm = uc; /* the user's: freed at the end */
-            }
-        }
-        if (S->v >= 0) {
-            blacs_int nr, nc, mr, mc;
-            Cblacs_gridinfo(S->ctxt, &nr, &nc, &mr, &mc);
-            nchecks++;
-            if (nr != G->nprow || nc != G->npcol || mr != vrow(G, S->v) || mc != vcol(G, S->v))
-                fail("grid %d: gridinfo %ldx%ld at {%ld,%ld}, expected %dx%d at {%d,%d}", g, (long)nr, (long)nc, (long)mr,
-                     (long)mc, G->nprow, G->npcol, vrow(G, S->v), vcol(G, S->v));
-            for (int w = 11; w <= 16; w++)
-                if (G->set[w - 10]) { blacs_int val = G->set[w - 10]; Cblacs_set(S->ctxt, w, &val); }
-            if (G->kind != 'U') { /* the grid's own communicator, for user traffic */
-                blacs_int h;
-                Cblacs_get(S->ctxt, 10, &h);
-                S->uh = h;
-                S->ucomm = Cblacs2sys_handle(h);
-            }
-        }
+        gs_[g].v = vpid_of(&P->gr[g], me);
+        if (P->gr[g].late) continue; /* made by its 'G' op */
+        snprintf(where, sizeof where, "making grid %d (%c)", g, P->gr[g].kind);
+        make_grid(P, g, 0);
     }
     for (int k = 0; k < P->nseq[me]; k++) {
         int t = P->seq[me][k];
@@ -1353,18 +1860,9 @@ static int run_program(const prog_t *P)
         for (int j = 0; j < k; j++) op_pass += P->seq[me][j] == t;
         run_op(P, &P->ops[t]);
     }
+    if (P->abort_err > 0) end_in_abort(P);
     snprintf(where, sizeof where, "leaving the grids");
-    for (int g = 0; g < P->ngrid; g++) {
-        gstate *S = &gs_[g];
-        if (S->v < 0) continue;
-        if (P->gr[g].kind == 'U') {
-            Cblacs_gridexit(S->ctxt);
-            MPI_Comm_free(&S->ucomm);
-        } else {
-            if ((P->seed >> 3) % 2) Cfree_blacs_system_handle(S->uh);
-            Cblacs_gridexit(S->ctxt);
-        }
-    }
+    for (int g = 0; g < P->ngrid; g++) exit_grid(P, g, 0);
     snprintf(where, sizeof where, "BLACS_EXIT");
     if (uses) Cblacs_exit(1);
     alarm(0);
@@ -1379,7 +1877,7 @@ static int run_program(const prog_t *P)
         if (me == 0) rmdir(sigdir);
     }
     if (nfail) fprintf(stderr, "randprog: rank %d: %d WRONG of %d checks\n", me, nfail, nchecks);
-    else printf("randprog: rank %d ok, %d checks\n", me, nchecks);
+    else printf("randprog: rank %d ok, %d checks%s\n", me, nchecks, reuse_note());
     fflush(stdout);
     fflush(stderr);
     return nfail ? 1 : 0;
@@ -1388,6 +1886,10 @@ static int run_program(const prog_t *P)
 /* ---- simplification: the K-th smaller program, or none ------------------- */
 static void drop_op(prog_t *P, int id)
 {
+    if (P->ops[id].id < 0 || P->ops[id].kind == 'i') return; /* a range set: kept, the makers must agree */
+    if (P->ops[id].kind == 'G') /* a grid never made: nothing on it either */
+        for (int k = 0; k < P->nops; k++)
+            if (k != id && P->ops[k].id == k && P->ops[k].g == P->ops[id].g) drop_op(P, k);
     P->ops[id].id = -1;
     for (int w = 0; w < P->W; w++) {
         int n = 0;
@@ -1413,7 +1915,7 @@ static int reduce(prog_t *P, int K)
     /* drop ops in chunks of halving size (delta debugging), later ones first */
     static int live[1 << 20];
     int nl = 0;
-    for (int i = P->nops - 1; i >= 0; i--) if (P->ops[i].id >= 0 && nl < (1 << 20)) live[nl++] = i;
+    for (int i = P->nops - 1; i >= 0; i--) if (P->ops[i].id >= 0 && P->ops[i].kind != 'i' && nl < (1 << 20)) live[nl++] = i;
     for (int sz = nl / 2 > 0 ? nl / 2 : 1;; sz /= 2) {
         int nch = (nl + sz - 1) / sz;
         if (k < nch) {
@@ -1451,6 +1953,7 @@ static int reduce(prog_t *P, int K)
     for (int g = 0; g < P->ngrid; g++)
         for (int w = 1; w <= 6; w++)
             if (k-- == 0) { if (!P->gr[g].set[w]) return 1; P->gr[g].set[w] = 0; return 0; }
+    if (k-- == 0) { if (!P->abort_err) return 1; P->abort_err = 0; return 0; }
     return -1;
 }
 
