@@ -80,6 +80,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "runq.h"
 #include <mpi.h>
 #ifdef RP_REFERENCE
 typedef int blacs_int;
@@ -1092,20 +1093,6 @@ static double mono(void)
  * be waiting for) waited for a receiver */
 #define STALL_S 0.3
 
-/* seconds this thread has spent ready to run but waiting for a CPU
- * (/proc/thread-self/schedstat, second field, ns; 0 where unreadable).  A
- * send that took long because the machine was busy (four processes and
- * their threads on two cores, make test's other jobs) did not wait for a
- * receiver: the stall check leaves that time out. */
-static double runq_wait(void)
-{
-    FILE *f = fopen("/proc/thread-self/schedstat", "r");
-    unsigned long long run = 0, wait = 0;
-    if (!f) return 0;
-    if (fscanf(f, "%llu %llu", &run, &wait) != 2) wait = 0;
-    fclose(f);
-    return 1e-9 * (double)wait;
-}
 static const prog_t *RP;
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
