@@ -72,9 +72,11 @@ else ifeq ($(SL_OK),)
 	@echo "  Get one with: git clone https://github.com/Reference-ScaLAPACK/scalapack"
 	@echo "  then: make bench-scalapack SCALAPACK_SRC=/path/to/scalapack   (BENCH_SL_QUICK=1 for the quick table)"
 else
-	@$(MAKE) --no-print-directory bench-scalapack-bins
+	@$(MAKE) --no-print-directory bench-scalapack-bins bench-scalapack-real-bins
 	BENCH_SL_QUICK=$(BENCH_SL_QUICK) SL_JOBS=$(SL_JOBS) SL_HOST_SPEED=$(SL_HOST_SPEED) SL_NETS="$(SL_NETS)" \
 	  bash TIMING/sim/scalapack.sh $(SL_B) $(SL_OUT)
+	$(if $(BENCH_SL_QUICK),SLR_SETTINGS="$${SLR_SETTINGS:-shm:1x2 1gbit:1x2}" SLR_N=$${SLR_N:-1024} SLR_REPS=$${SLR_REPS:-2} SLR_SIMREPS=$${SLR_SIMREPS:-1}) \
+	  MPIEXEC="$(MPIEXEC) $(MPIEXEC_FLAGS)" bash TIMING/sim/sl_real.sh $(SLR_B) $(SL_B) $(SL_OUT)
 endif
 
 bench-scalapack-bins: $(SL_B)/sl_bench_ref $(SL_B)/sl_bench_ours
@@ -113,3 +115,53 @@ $(SL_B)/sl_bench_ref: $(SL_DRV) $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a $(
 $(SL_B)/sl_bench_ours: $(SL_DRV) $(SL_B)/libscalapack.a $(SIM_OBJ) $(SIM_LAYER)
 	$(SMPICC) -o $@ $(SL_LDWRAP) $(SL_DRV) $(SL_B)/libscalapack.a $(SIM_OBJ) $(SIM_LAYER) \
 	  $(SL_B)/libscalapack.a $(SL_BLAS) -lgfortran -lm
+
+# The same driver, ScaLAPACK and both BLACS built for this machine's MPI
+# (MPICC, MPIF77) into build/real-scalapack/ (with Tsim, TIMING/tsimcal.c,
+# which measures the MPI of each setting), with the same flags as the
+# simulated ones: the runs that hold the simulation to the real program
+# (TIMING/sim/sl_real.sh, "simulated/real" in the table).  The reference
+# BLACS needs no compatibility header here; ours is $(LIBDIR)/libblacs.a,
+# the library users link.  No flops wrappers: computation is real.
+SLR_B := build/real-scalapack
+SLR_LIBOBJ := $(patsubst $(SL)/%,$(SLR_B)/obj/%.o,$(basename $(SL_LIBSRC)))
+SLR_BLACSOBJ := $(patsubst $(SL)/%.c,$(SLR_B)/obj/%.o,$(SL_BLACS_ALL)) \
+                $(patsubst $(SL)/BLACS/SRC/%.c,$(SLR_B)/obj/BLACS/SRC/C_%.o,$(SL_BLACS_ENT))
+SLR_LDWRAP := -Wl,$(subst $(eval) ,$(comma),$(strip $(foreach w,$(SL_WRAPS),--wrap=$(w))))
+SLR_DRV := $(SLR_B)/obj/sim/sl_bench.o $(SLR_B)/obj/sim/sl_wrap.o
+
+.PHONY: bench-scalapack-real-bins
+bench-scalapack-real-bins: $(SLR_B)/sl_bench_ref $(SLR_B)/sl_bench_ours $(SLR_B)/Tsim
+
+$(SLR_B)/obj/%.o: $(SL)/%.f
+	@mkdir -p $(dir $@)
+	@$(MPIF77) $(SL_FFLAGS) -c -o $@ $<
+$(SLR_B)/obj/%.o: $(SL)/%.c
+	@mkdir -p $(dir $@)
+	@$(MPICC) $(SL_CFLAGS) -c -o $@ $<
+$(SLR_B)/obj/BLACS/SRC/%.o: $(SL)/BLACS/SRC/%.c
+	@mkdir -p $(dir $@)
+	@$(MPICC) $(SL_CFLAGS) -fvisibility=hidden -c -o $@ $<
+$(SLR_B)/obj/BLACS/SRC/C_%.o: $(SL)/BLACS/SRC/%.c
+	@mkdir -p $(dir $@)
+	@$(MPICC) $(SL_CFLAGS) -fvisibility=hidden -DCallFromC -c -o $@ $<
+$(SLR_B)/obj/sim/%.o: TIMING/sim/%.c TIMING/sim/sl_wrap.h
+	@mkdir -p $(dir $@)
+	$(MPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -c -o $@ $<
+
+$(SLR_B)/Tsim: TIMING/tsimcal.c
+	@mkdir -p $(dir $@)
+	$(MPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -o $@ $<
+
+$(SLR_B)/libscalapack.a: $(SLR_LIBOBJ)
+	@echo "  AR $@ ($(words $^) objects)"
+	@rm -f $@ && ar cr $@ $^ && ranlib $@
+$(SLR_B)/libblacs-ref.a: $(SLR_BLACSOBJ)
+	@echo "  AR $@ ($(words $^) objects)"
+	@rm -f $@ && ar cr $@ $^ && ranlib $@
+$(SLR_B)/sl_bench_ref: $(SLR_DRV) $(SLR_B)/libscalapack.a $(SLR_B)/libblacs-ref.a
+	$(MPICC) -o $@ $(SLR_LDWRAP) $(SLR_DRV) $(SLR_B)/libscalapack.a $(SLR_B)/libblacs-ref.a \
+	  $(SLR_B)/libscalapack.a $(SLR_B)/libblacs-ref.a $(SL_BLAS) -lgfortran -lm
+$(SLR_B)/sl_bench_ours: $(SLR_DRV) $(SLR_B)/libscalapack.a $(LIBDIR)/libblacs.a
+	$(MPICC) -o $@ $(SLR_LDWRAP) $(SLR_DRV) $(SLR_B)/libscalapack.a $(LIBDIR)/libblacs.a \
+	  $(SLR_B)/libscalapack.a $(LIBDIR)/libblacs.a $(SL_BLAS) -lgfortran -lm

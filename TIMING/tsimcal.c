@@ -7,8 +7,13 @@
  *   SIM_EAGER  the longest message (a power of two, 1 KB to 1 MB) whose
  *              MPI_Send returns while its receiver is 20 ms away outside
  *              MPI: the eager threshold;
+ *   SIM_LAT    a ping-pong's one-way time of 8 bytes (median of 5 rounds of
+ *              1,000 round trips), in seconds;
+ *   SIM_BW     bytes a second of a 4 MB ping-pong, its 8-byte time left
+ *              out (median of 5 rounds of 4 round trips);
  * and, for the record, a failed MPI_Test and MPI_Iprobe (the simulation's
- * polls nap instead: TIMING/sim/simmpi.c).  Part of make calibrate.
+ * polls nap instead: TIMING/sim/simmpi.c).  Part of make calibrate;
+ * TIMING/sim/sl_real.sh makes its two-host platforms from SIM_LAT and SIM_BW.
  * Usage: mpiexec -n 2 Tsim
  */
 #include <stdio.h>
@@ -70,8 +75,30 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Send(&x, 1, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
     }
+    /* ping-pong: 8 bytes and 4 MB */
+    enum { BIG = 1 << 22 };
+    char *buf = calloc(BIG, 1);
+    if (!buf) MPI_Abort(MPI_COMM_WORLD, 2);
+    double lat[R], big[R];
+    for (int r = 0; r < R; r++)
+        for (int k = 0; k < 2; k++) {
+            int sz = k ? BIG : 8, n = k ? 4 : 1000;
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            for (int i = 0; i < n; i++)
+                if (me == 0) {
+                    MPI_Send(buf, sz, MPI_BYTE, 1, 5, MPI_COMM_WORLD);
+                    MPI_Recv(buf, sz, MPI_BYTE, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                } else {
+                    MPI_Recv(buf, sz, MPI_BYTE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(buf, sz, MPI_BYTE, 0, 5, MPI_COMM_WORLD);
+                }
+            (k ? big : lat)[r] = (MPI_Wtime() - t0) / (2.0 * n);
+        }
+    qsort(lat, R, sizeof *lat, cmp);
+    qsort(big, R, sizeof *big, cmp);
+    double bw = BIG / (big[R / 2] - lat[R / 2]);
     /* the eager threshold */
-    char *buf = calloc(1 << 20, 1);
     if (!buf) MPI_Abort(MPI_COMM_WORLD, 2);
     int eager = 0;
     for (int sz = 1024; sz <= (1 << 20); sz *= 2) {
@@ -93,7 +120,9 @@ int main(int argc, char **argv)
                post[R / 2] * 1e6, R, ttest * 1e6);
         printf("#   a failed MPI_Iprobe %.3f us; sends of up to %d bytes return while the receiver is away\n",
                tprobe * 1e6, eager);
-        printf("export SIM_OS=%.3g SIM_EAGER=%d\n", post[R / 2], eager);
+        printf("#   a ping-pong's one-way time: 8 bytes %.3f us, 4 MB %.1f us (%.3g bytes/s)\n", lat[R / 2] * 1e6,
+               big[R / 2] * 1e6, bw);
+        printf("export SIM_OS=%.3g SIM_EAGER=%d SIM_LAT=%.3g SIM_BW=%.3g\n", post[R / 2], eager, lat[R / 2], bw);
     }
     MPI_Finalize();
     return 0;

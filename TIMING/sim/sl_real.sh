@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# sl_real.sh -- the simulation held to real runs (issue 40 item 5), part of
+# `make bench-scalapack` (TIMING/scalapack.mk):
+#
+#   TIMING/sim/sl_real.sh REALBUILD SIMBUILD OUTDIR
+#
+# The same driver (sl_bench.c), the same ScaLAPACK sources and both BLACS,
+# built once for this machine's MPICH (REALBUILD: sl_bench_ref, sl_bench_ours,
+# and Tsim of TIMING/tsimcal.c) and once for SMPI (SIMBUILD), on 2 ranks:
+#   settings  SLR_SETTINGS (default "shm:1x2 shm:2x1 1gbit:1x2 10gbit:1x2"):
+#             shm: one machine, MPICH's shared memory; 1gbit, 10gbit: two
+#             hosts of the network test bed (TESTING/cluster/cluster.sh:
+#             namespaces, real TCP through UCX), each host's link held to
+#             that rate by tc tbf.  Without namespaces (not root) only shm.
+# For each setting:
+#   1. Tsim measures the MPI there: the cost of posting a short send
+#      (SIM_OS), the eager threshold (SIM_EAGER), a ping-pong's one-way
+#      time of 8 bytes (SIM_LAT) and its bandwidth at 4 MB (SIM_BW);
+#   2. the real runs: SLR_REPS rounds (default 3), each the reference then
+#      ours, every routine at N = SLR_N (default 2048), NB = 64; the median
+#      over rounds of each routine's time;
+#   3. the simulation: a platform of two hosts of 20 Gflop/s, each on a
+#      link of bandwidth SIM_BW to a crossbar, the two links' latencies
+#      adding up to SIM_LAT less the two per-message costs SMPI charges
+#      (SIM_OS at each end); SMPI set up as
+#      for the table (SIM_MPICH with this setting's SIM_OS and SIM_EAGER),
+#      the computation simulated: each rank's real computation between MPI
+#      calls timed on this machine and charged at the host speed
+#      (smpi/simulate-computation:yes, smpi/host-speed:20Gf, so a second
+#      measured is a second simulated); the median of SLR_SIMREPS runs
+#      (default 2).  Our library gets its built-in machine in both worlds.
+# Writes OUTDIR/real.csv (setting,grid,lib,world,routine,N,seconds, one row a
+# run) and OUTDIR/real.txt: one line per routine, setting and library,
+#   simulated/real ROUTINE SETTING GRID LIB: simulated S s, real R s, RATIO
+# where RATIO = S / R; 0.85-1.15 is the band the table's claims need.
+# A run whose residual is not small or that fails prints no ratio.
+set -u
+RB=${1:?real build dir}; SB=${2:?simulated build dir}; OUT=${3:?out dir}
+. TIMING/sim/smpi.sh
+RAW=$OUT/real-raw
+mkdir -p "$RAW"
+N=${SLR_N:-2048}
+NB=64
+REPS=${SLR_REPS:-3}
+SIMREPS=${SLR_SIMREPS:-2}
+ROUT=${SLR_ROUTINES:-getrf,potrf,geqrf,sytrd}
+MPIEXEC=${MPIEXEC:-mpiexec.mpich}
+C=TESTING/cluster/cluster.sh
+for x in "$RB/sl_bench_ref" "$RB/sl_bench_ours" "$RB/Tsim" "$SB/sl_bench_ref" "$SB/sl_bench_ours"; do
+  [ -x "$x" ] || { echo "sl_real.sh: $x missing (make bench-scalapack builds it)"; exit 2; }
+done
+SETTINGS=${SLR_SETTINGS:-shm:1x2 shm:2x1 1gbit:1x2 10gbit:1x2}
+if ! bash $C check > /dev/null 2>&1; then
+  echo "sl_real.sh: $(bash $C check): the two-host settings are left out"
+  SETTINGS=$(for s in $SETTINGS; do case $s in shm:*) echo "$s" ;; esac; done)
+fi
+CSV=$OUT/real.csv
+echo "setting,grid,lib,world,routine,N,seconds,residual" > "$CSV"
+
+# real SETTING GRID LAUNCHER...: Tsim, then the real rounds
+real() {
+  local set=$1 g=$2 p q r lib; shift 2
+  p=${g%x*}; q=${g#*x}
+  "$@" -n 2 "$RB/Tsim" > "$RAW/tsim_$set.txt" 2>&1 || { echo "sl_real.sh: Tsim failed on $set"; return 1; }
+  for ((r = 1; r <= REPS; r++)); do
+    for lib in ref ours; do
+      timeout -k 5 600 "$@" -n 2 "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
+      awk -F, -v s="$set" -v g="$g" -v l="$lib" '$1 == "SLB" { printf "%s,%s,%s,real,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10 }' \
+        "$RAW/real_${set}_${g}_${lib}_$r.out" >> "$CSV"
+    done
+  done
+}
+
+# sim SETTING GRID: the platform from the setting's Tsim, then the simulations
+sim() {
+  local set=$1 g=$2 p q r lib pf
+  p=${g%x*}; q=${g#*x}
+  local line; line=$(grep '^export SIM_' "$RAW/tsim_$set.txt") || { echo "sl_real.sh: no calibration for $set"; return 1; }
+  local SIM_OS SIM_EAGER SIM_LAT SIM_BW
+  eval "${line#export }"
+  pf=$RAW/platform_$set.xml
+  awk -v lat="$SIM_LAT" -v os="$SIM_OS" -v bw="$SIM_BW" -v s="$set" 'BEGIN {
+    l = lat - 2 * os; if (l < lat / 10) l = lat / 10
+    print "<?xml version=\"1.0\"?>"
+    print "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">"
+    printf "<!-- sl_real.sh, setting %s: one-way %.3g s less 2 x %.3g s per-message cost, %.4g bytes/s -->\n", s, lat, os, bw
+    print "<platform version=\"4.1\">"
+    printf "  <cluster id=\"c\" prefix=\"node-\" suffix=\"\" radical=\"0-1\" speed=\"20Gf\" core=\"1\"\n"
+    printf "           bw=\"%.6gBps\" lat=\"%.6gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", bw, l / 2
+    print "</platform>" }' > "$pf"
+  # SIM_MPICH with this setting's figures
+  local cfg=(--cfg=smpi/coll-selector:mpich
+             --cfg=smpi/async-small-thresh:$SIM_EAGER --cfg=smpi/send-is-detached-thresh:$SIM_EAGER
+             --cfg=smpi/os:0:$SIM_OS:0 --cfg=smpi/ois:0:$SIM_OS:0 --cfg=smpi/or:0:$SIM_OS:0
+             --cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:20Gf)
+  for ((r = 1; r <= SIMREPS; r++)); do
+    for lib in ref ours; do
+      local f=$RAW/sim_${set}_${g}_${lib}_$r
+      (unset SIM_PPN BLACS_ALPHA BLACS_BETA
+       SL_FLOPS=0 sim_run 2 "$pf" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$ROUT" "$N" "$NB" "$p" "$q") \
+        > "$f.out" 2> "$f.err"
+      local rc; rc=$(sim_status $? "$f.err")
+      [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; continue; }
+      awk -F, -v s="$set" -v g="$g" -v l="$lib" '$1 == "SLB" { printf "%s,%s,%s,sim,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10 }' \
+        "$f.out" >> "$CSV"
+    done
+  done
+}
+
+t0=$(date +%s)
+for s in $SETTINGS; do
+  set=${s%%:*}; g=${s#*:}
+  echo "== simulated/real: $set $g, real runs ($(date -u +%H:%M:%S) UTC)"
+  case $set in
+    shm) real "$set" "$g" $MPIEXEC ;;
+    *)
+      # a bed of two hosts for this setting alone, its links held to the rate
+      bash $C with 2 bash -c 'bash '"$C"' link "$CLUSTER" h1 rate '"$set"' && bash '"$C"' link "$CLUSTER" h2 rate '"$set"' &&
+        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' REPS='"$REPS"' ROUT='"$ROUT"' N='"$N"' NB='"$NB"' \
+        real '"$set"' '"$g"' bash '"$C"' run "$CLUSTER" mpich 1' ;;
+  esac
+  echo "== simulated/real: $set $g, simulations ($(date -u +%H:%M:%S) UTC)"
+  sim "$set" "$g"
+done
+python3 TIMING/sim/sl_real_table.py "$CSV" > "$OUT/real.txt"
+cat "$OUT/real.txt"
+echo "== $OUT/real.txt, real.csv ($(( $(date +%s) - t0 )) s)"
