@@ -122,6 +122,7 @@ extern struct bi_global {
     uint64_t node_key;     /* this process's node: hash of MPI_Get_processor_name */
     double wait_warn;      /* BLACS_WAIT_WARN: seconds before a wait is reported (watch.c) */
     int ctx_hwm;           /* most grids ever alive at once (grid.c; BLACS_STATS) */
+    double slow;           /* how much slower than the model a source's sends go (transport.c; 0: 1) */
 } bi_g;
 
 /* the call in progress and the last one completed (global.c; written by

@@ -119,7 +119,21 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * BLACS_SOURCE_WAIT in all (plan.ord_cap): when the receivers are there the
  * sends go out one after the other as LAWN 73's models assume; when one is
  * not (its bound passes), the source posts the rest at once and returns, so
- * a missing receiver costs it one bound.  The last send is waited for in
+ * a missing receiver costs it one bound.
+ *   The bound learns the link (bi_g.slow, per process): the model may be
+ * far faster than the network (the built-in machine is a 10 GB/s one; a
+ * 1 Gbit/s TCP link is 85 times slower), and a send cut short there stays
+ * where it is until the source calls MPI again -- MPICH over TCP moves a
+ * long message only while its sender is inside MPI -- so a receiver that
+ * is there waits for the source's whole computation.  A bound that passes
+ * doubles the factor for the next sends (up to 1024, never past
+ * BLACS_SOURCE_WAIT), a send done within a quarter of its bound halves it
+ * (down to 1); only sends of BI_DIRECT_MIN bytes or more teach it (shorter
+ * ones go eagerly, or are all latency).  A receiver that is late costs the source at most
+ * BLACS_SOURCE_WAIT per broadcast, as before.  ScaLAPACK over MPICH (UCX,
+ * TCP) between two hosts held to 1 Gbit/s, 1 x 2, N = 2048, the built-in
+ * machine (TIMING/sim/sl_real.sh): PDGETRF 1.28 times the reference's time,
+ * was 1.5-2.0; PDPOTRF 1.03-1.16, was 1.2-1.4.  The last send is waited for in
  * the same way before the source returns (bi_coll_finish): its next
  * messages then do not share its link with this broadcast's tail (a split
  * ring's -1 half, a ring's last piece) -- ScaLAPACK's PDPOTRF in SMPI,
@@ -138,15 +152,23 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
 void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
 {
     if (c->me != c->root || c->op || c->ordspent >= c->plan.ord_cap) return;
-    double lim = c->plan.ord_a + c->plan.ord_b * (double)bytes;
+    const double slow = bi_g.slow > 1 ? bi_g.slow : 1;
+    double lim = (c->plan.ord_a + c->plan.ord_b * (double)bytes) * slow;
     /* with the progress thread (progress.c) the source need not stay in MPI
      * for its data to move: it waits what a receiver that is there takes
      * (2 T_c + 5 us), not 8, and a late one costs it that much less */
     if (bi_progress_running()) lim *= 0.25;
-    if (lim > c->plan.ord_cap - c->ordspent) lim = c->plan.ord_cap - c->ordspent;
+    const int capped = lim >= c->plan.ord_cap - c->ordspent;
+    if (capped) lim = c->plan.ord_cap - c->ordspent;
+    const int learn = (double)bytes >= BI_DIRECT_MIN; /* a shorter one may go eagerly, or be all latency */
     double w;
-    if (bi_wait_bounded(r, lim, &w)) c->ordspent += w;
-    else c->ordspent = c->plan.ord_cap; /* a receiver not there: the rest go at once */
+    if (bi_wait_bounded(r, lim, &w)) {
+        c->ordspent += w;
+        if (learn && w < 0.25 * lim && slow > 1) bi_g.slow = slow / 2;
+    } else {
+        c->ordspent = c->plan.ord_cap; /* a receiver not there: the rest go at once */
+        if (learn && !capped && slow < 1024) bi_g.slow = slow * 2;
+    }
 }
 
 static void source_order(bi_coll *c)
