@@ -126,9 +126,10 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * where it is until the source calls MPI again -- MPICH over TCP moves a
  * long message only while its sender is inside MPI -- so a receiver that
  * is there waits for the source's whole computation.  A bound that passes
- * doubles the factor for the next sends (up to 1024, never past
- * BLACS_SOURCE_WAIT), a send done within a quarter of its bound halves it
- * (down to 1); only sends of BI_DIRECT_MIN bytes or more teach it (shorter
+ * multiplies the factor by 8 for the next sends (up to 1024, never past
+ * BLACS_SOURCE_WAIT): every send cut short costs the receiver a whole
+ * computation, so the factor must catch up within one or two; a send done
+ * within a quarter of its bound halves it (down to 1); only sends of BI_DIRECT_MIN bytes or more teach it (shorter
  * ones go eagerly, or are all latency).  A receiver that is late costs the source at most
  * BLACS_SOURCE_WAIT per broadcast, as before.  ScaLAPACK over MPICH (UCX,
  * TCP) between two hosts held to 1 Gbit/s, 1 x 2, N = 2048, the built-in
@@ -167,7 +168,7 @@ void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
         if (learn && w < 0.25 * lim && slow > 1) bi_g.slow = slow / 2;
     } else {
         c->ordspent = c->plan.ord_cap; /* a receiver not there: the rest go at once */
-        if (learn && !capped && slow < 1024) bi_g.slow = slow * 2;
+        if (learn && !capped && slow < 1024) bi_g.slow = slow * 8;
     }
 }
 

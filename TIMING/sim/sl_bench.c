@@ -21,6 +21,9 @@
  * (||A||_F N eps).  The largest over ranks.  Rank 0 prints one line per
  * routine:
  *   SLB,routine,N,NB,P,Q,seconds,checksum,info,residual
+ * The driver starts MPI with MPI_Init, as most ScaLAPACK programs do;
+ * SL_INIT_THREAD=multiple in the environment makes it MPI_Init_thread
+ * with MPI_THREAD_MULTIPLE (this library then runs its progress thread).
  * With WRAPPREFIX the BLACS time accounting of sl_wrap.c is written to
  * WRAPPREFIX.<routine>.csv for each routine.
  */
@@ -162,7 +165,14 @@ static double asum(const double *a, size_t n)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* as most ScaLAPACK programs, MPI_Init; SL_INIT_THREAD=multiple asks for
+     * MPI_THREAD_MULTIPLE, which lets a BLACS run a progress thread */
+    const char *th = getenv("SL_INIT_THREAD");
+    if (th && !strcmp(th, "multiple")) {
+        int got;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &got);
+    } else
+        MPI_Init(&argc, &argv);
     if (argc < 6) {
         fprintf(stderr, "usage: sl_bench ROUTINES N NB P Q [WRAPPREFIX]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);

@@ -19,16 +19,23 @@
 #   2. the real runs: SLR_REPS rounds (default 3), each the reference then
 #      ours, every routine at N = SLR_N (default 2048), NB = 64; the median
 #      over rounds of each routine's time;
-#   3. the simulation: a platform of two hosts of 20 Gflop/s, each on a
-#      link of bandwidth SIM_BW to a crossbar, the two links' latencies
-#      adding up to SIM_LAT less the two per-message costs SMPI charges
-#      (SIM_OS at each end); SMPI set up as
-#      for the table (SIM_MPICH with this setting's SIM_OS and SIM_EAGER),
-#      the computation simulated: each rank's real computation between MPI
-#      calls timed on this machine and charged at the host speed
-#      (smpi/simulate-computation:yes, smpi/host-speed:20Gf, so a second
-#      measured is a second simulated); the median of SLR_SIMREPS runs
-#      (default 2).  Our library gets its built-in machine in both worlds.
+#   3. the simulation: a platform of two hosts, each on a link of
+#      bandwidth SIM_BW to a crossbar, the two links' latencies adding up
+#      to SIM_LAT less the two per-message costs SMPI charges (SIM_OS at
+#      each end); SMPI set up as for the table (SIM_MPICH with this
+#      setting's SIM_OS and SIM_EAGER); the computation charged by its
+#      operation count (the flops mode, sl_flops.c) at the rate this
+#      machine computes each routine: before the settings, every routine
+#      runs for real on one process (1 x 1, no communication, SLR_REPS
+#      runs, the median) and in that mode on one simulated host of
+#      20 Gflop/s; the rate is 20 Gflop/s times simulated over real, and
+#      each routine is simulated alone on hosts of its rate.  Our library
+#      gets its built-in machine in both worlds.  SLR_COMPUTE=measured
+#      charges instead each rank's computation as SMPI times it here
+#      (smpi/simulate-computation:yes; the median of SLR_SIMREPS runs,
+#      default 2): on 2x1 it comes out 1.2-2.9 times
+#      the real time (many short bursts, two ranks on one core), so it is
+#      not the default.
 # Writes OUTDIR/real.csv (setting,grid,lib,world,routine,N,seconds, one row a
 # run) and OUTDIR/real.txt: one line per routine, setting and library,
 #   simulated/real ROUTINE SETTING GRID LIB: simulated S s, real R s, RATIO
@@ -71,43 +78,83 @@ real() {
   done
 }
 
+# calibrate: each routine's computation rate on this machine (above); writes
+# $RAW/rate_<routine> (flop/s)
+calibrate() {
+  local r rt pf=$RAW/platform_1.xml
+  printf '%s\n' '<?xml version="1.0"?>' '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">' \
+    '<platform version="4.1">' '  <cluster id="c" prefix="node-" suffix="" radical="0-0" speed="20Gf" core="1" bw="10GBps" lat="1us"/>' \
+    '</platform>' > "$pf"
+  for ((r = 1; r <= REPS; r++)); do
+    timeout -k 5 600 $MPIEXEC -n 1 "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_1x1_$r.out" 2>&1
+  done
+  (unset SIM_PPN; SL_FLOPS=1 sim_run 1 "$pf" "$RAW" 1800 "$SB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1) \
+    > "$RAW/sim_1x1.out" 2> "$RAW/sim_1x1.err"
+  for rt in ${ROUT//,/ }; do
+    local real simt
+    real=$(cat "$RAW"/real_1x1_*.out | awk -F, -v r="$rt" '$1 == "SLB" && $2 == r { print $7 }' | sort -g |
+           awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+    simt=$(awk -F, -v r="$rt" '$1 == "SLB" && $2 == r { print $7 }' "$RAW/sim_1x1.out")
+    if [ -z "$real" ] || [ -z "$simt" ]; then echo "sl_real.sh: no 1x1 calibration of $rt"; continue; fi
+    awk -v s="$simt" -v r="$real" 'BEGIN { printf "%.6g\n", 20e9 * s / r }' > "$RAW/rate_$rt"
+    echo "  $rt on one process: real $real s, charged $simt s at 20 Gflop/s: $(cat "$RAW/rate_$rt") flop/s"
+  done
+}
+
 # sim SETTING GRID: the platform from the setting's Tsim, then the simulations
 sim() {
-  local set=$1 g=$2 p q r lib pf
+  local set=$1 g=$2 p q r lib rt
   p=${g%x*}; q=${g#*x}
   local line; line=$(grep '^export SIM_' "$RAW/tsim_$set.txt") || { echo "sl_real.sh: no calibration for $set"; return 1; }
   local SIM_OS SIM_EAGER SIM_LAT SIM_BW
   eval "${line#export }"
-  pf=$RAW/platform_$set.xml
-  awk -v lat="$SIM_LAT" -v os="$SIM_OS" -v bw="$SIM_BW" -v s="$set" 'BEGIN {
-    l = lat - 2 * os; if (l < lat / 10) l = lat / 10
-    print "<?xml version=\"1.0\"?>"
-    print "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">"
-    printf "<!-- sl_real.sh, setting %s: one-way %.3g s less 2 x %.3g s per-message cost, %.4g bytes/s -->\n", s, lat, os, bw
-    print "<platform version=\"4.1\">"
-    printf "  <cluster id=\"c\" prefix=\"node-\" suffix=\"\" radical=\"0-1\" speed=\"20Gf\" core=\"1\"\n"
-    printf "           bw=\"%.6gBps\" lat=\"%.6gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", bw, l / 2
-    print "</platform>" }' > "$pf"
-  # SIM_MPICH with this setting's figures
   local cfg=(--cfg=smpi/coll-selector:mpich
              --cfg=smpi/async-small-thresh:$SIM_EAGER --cfg=smpi/send-is-detached-thresh:$SIM_EAGER
-             --cfg=smpi/os:0:$SIM_OS:0 --cfg=smpi/ois:0:$SIM_OS:0 --cfg=smpi/or:0:$SIM_OS:0
-             --cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:20Gf)
-  for ((r = 1; r <= SIMREPS; r++)); do
-    for lib in ref ours; do
-      local f=$RAW/sim_${set}_${g}_${lib}_$r
-      (unset SIM_PPN BLACS_ALPHA BLACS_BETA
-       SL_FLOPS=0 sim_run 2 "$pf" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$ROUT" "$N" "$NB" "$p" "$q") \
-        > "$f.out" 2> "$f.err"
-      local rc; rc=$(sim_status $? "$f.err")
-      [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; continue; }
-      awk -F, -v s="$set" -v g="$g" -v l="$lib" '$1 == "SLB" { printf "%s,%s,%s,sim,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10 }' \
-        "$f.out" >> "$CSV"
+             --cfg=smpi/os:0:$SIM_OS:0 --cfg=smpi/ois:0:$SIM_OS:0 --cfg=smpi/or:0:$SIM_OS:0)
+  local flops=1 runs=("$ROUT") speed
+  if [ "${SLR_COMPUTE:-flops}" = measured ]; then
+    cfg+=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:20Gf); flops=0
+  else
+    runs=(${ROUT//,/ })
+  fi
+  for rt in "${runs[@]}"; do
+    speed=20e9
+    if [ $flops = 1 ]; then
+      [ -f "$RAW/rate_$rt" ] || continue
+      speed=$(cat "$RAW/rate_$rt")
+    fi
+    local pf=$RAW/platform_${set}_${rt//,/_}.xml
+    awk -v lat="$SIM_LAT" -v os="$SIM_OS" -v bw="$SIM_BW" -v s="$set" -v sp="$speed" 'BEGIN {
+      l = lat - 2 * os; if (l < lat / 10) l = lat / 10
+      print "<?xml version=\"1.0\"?>"
+      print "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">"
+      printf "<!-- sl_real.sh, setting %s: one-way %.3g s less 2 x %.3g s per-message cost, %.4g bytes/s -->\n", s, lat, os, bw
+      print "<platform version=\"4.1\">"
+      printf "  <cluster id=\"c\" prefix=\"node-\" suffix=\"\" radical=\"0-1\" speed=\"%.6gf\" core=\"1\"\n", sp
+      printf "           bw=\"%.6gBps\" lat=\"%.6gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", bw, l / 2
+      print "</platform>" }' > "$pf"
+    local nrep=$SIMREPS
+    [ $flops = 1 ] && nrep=1 # the flops mode gives the same time every run
+    for ((r = 1; r <= nrep; r++)); do
+      for lib in ref ours; do
+        local f=$RAW/sim_${set}_${g}_${lib}_${rt//,/_}_$r
+        (unset SIM_PPN BLACS_ALPHA BLACS_BETA
+         SL_FLOPS=$flops sim_run 2 "$pf" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q") \
+          > "$f.out" 2> "$f.err"
+        local rc; rc=$(sim_status $? "$f.err")
+        [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; continue; }
+        awk -F, -v s="$set" -v g="$g" -v l="$lib" '$1 == "SLB" { printf "%s,%s,%s,sim,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10 }' \
+          "$f.out" >> "$CSV"
+      done
     done
   done
 }
 
 t0=$(date +%s)
+if [ "${SLR_COMPUTE:-flops}" != measured ]; then
+  echo "== simulated/real: each routine's computation rate on one process ($(date -u +%H:%M:%S) UTC)"
+  calibrate
+fi
 for s in $SETTINGS; do
   set=${s%%:*}; g=${s#*:}
   echo "== simulated/real: $set $g, real runs ($(date -u +%H:%M:%S) UTC)"

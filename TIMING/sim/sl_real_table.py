@@ -43,3 +43,19 @@ for key in order:
           f" ({len(w['real'])} runs, spread {min(w['real']):.3f}-{max(w['real']):.3f}), {ratio:5.2f}"
           f"{'' if ok else '  outside the band'}")
 print(f"# {inband} of {total} within {BAND[0]:.2f}-{BAND[1]:.2f}")
+
+# the question the table answers: does the simulation tell ours/reference as the real runs do?
+print("# ours/reference, real and simulated (medians)")
+for key in order:
+    s, g, lib, rt, n = key
+    if lib != "ours":
+        continue
+    rk = (s, g, "ref", rt, n)
+    if rk not in runs or key in bad or rk in bad:
+        continue
+    w, v = runs[key], runs[rk]
+    if not all(x in w and x in v for x in ("real", "sim")):
+        continue
+    rr = statistics.median(w["real"]) / statistics.median(v["real"])
+    sr = statistics.median(w["sim"]) / statistics.median(v["sim"])
+    print(f"ours/reference {rt:<6} {s:<6} {g} N={n}: real {rr:5.2f}, simulated {sr:5.2f}")
