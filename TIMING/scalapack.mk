@@ -10,7 +10,9 @@
 # both with TIMING/sim/sl_wrap.c (BLACS time per routine, SCOPE and TOP)
 # and the driver TIMING/sim/sl_bench.c; then TIMING/sim/scalapack.sh runs
 # PDGETRF, PDPOTRF, PDGEQRF, PDSYTRD on simulated clusters and writes the
-# ours/reference table to SL_OUT.  Nothing of ScaLAPACK is copied here.
+# ours/reference table to SL_OUT; then TIMING/sim/sl_real.sh holds the
+# simulation to real runs of the same program built for MPICH (below).
+# Nothing of ScaLAPACK is copied here.
 #
 # Knobs: SCALAPACK_SRC (required), BENCH_SL_QUICK=1 (one grid and size per
 # network), SL_OUT ($(SIM_OUT)/scalapack), SL_JOBS (simulations at once, 2),
