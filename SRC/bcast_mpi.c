@@ -245,6 +245,7 @@ void bi_bcast_mpi(bi_coll *c)
             bi_waitall(&h);
         } else {
             send_copy(c, comm, rdy, &mark);
+            bi_words_forget(c); /* its buffer is posted */
         }
         bi_reqs_free(&mark);
         return;

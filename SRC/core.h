@@ -405,6 +405,8 @@ struct bi_coll {
     int step;          /* trace: sends so far in this operation */
     size_t lastbytes;  /* the latest send's length (the source's order) */
     double ordspent;   /* seconds the source has waited for its order */
+    MPI_Request *words; /* a source's receivers' words not in when it copied (c->np - 1, some
+                           done; also on its buffer's queue, not yet posted): bi_source_settle */
 };
 
 #define BI_ANY (-1)
@@ -440,7 +442,8 @@ void bi_coll_finish(bi_coll *c);
  * buffer w's queue (and frees) */
 MPI_Request bi_word_say(const bi_coll *c);
 int bi_words_in(const bi_coll *c, double limit, MPI_Request **rest);
-void bi_words_queue(const bi_coll *c, bi_buf *w, MPI_Request *rest);
+void bi_words_queue(bi_coll *c, bi_buf *w, MPI_Request *rest);
+void bi_words_forget(bi_coll *c); /* before the buffer is posted */
 /* one MPI reduction on the scope communicator comm, sbuf -> rbuf (rbuf ==
  * sbuf: in place, leave-on-all only; leave-on-one to c->root); waits as
  * bi_wait does at BLACS_DEBUG=2 or with statistics */

@@ -150,6 +150,20 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * 5.1): no process may count on leaving one before every process of the
  * scope has called it.  The source of a broadcast (scope rank c->root) is
  * the one process outside that rule: it keeps the bounded order. */
+/* have all the words come by now?  (MPI_Request_get_status: the requests
+ * stay the buffer's, which waits for them once posted) */
+static int words_all_in(const bi_coll *c)
+{
+    if (!c->words) return 0;
+    for (int i = 0; i < c->np - 1; i++) {
+        int in = 1;
+        if (c->words[i] != MPI_REQUEST_NULL)
+            BI_MPI(MPI_Request_get_status(c->words[i], &in, MPI_STATUS_IGNORE), "MPI_Request_get_status");
+        if (!in) return 0;
+    }
+    return 1;
+}
+
 void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
 {
     if (c->me != c->root || c->op || c->ordspent >= c->plan.ord_cap) return;
@@ -166,6 +180,13 @@ void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
     if (bi_wait_bounded(r, lim, &w)) {
         c->ordspent += w;
         if (learn && w < 0.25 * lim && slow > 1) bi_g.slow = slow / 2;
+    } else if (words_all_in(c)) {
+        /* every receiver has said it is there, inside its globally-blocking
+         * broadcast/receive: this send finishes while the source stays in
+         * MPI, and no program can make that wait a hang (as a send from A) */
+        c->ordspent += w;
+        bi_wait(r, MPI_STATUS_IGNORE, 's', -1, -1, bytes);
+        if (learn && slow < 1024 && !capped) bi_g.slow = slow * 8;
     } else {
         c->ordspent = c->plan.ord_cap; /* a receiver not there: the rest go at once */
         if (learn && !capped && slow < 1024) bi_g.slow = slow * 8;
@@ -298,6 +319,7 @@ void bi_reqs_free(bi_reqs *r)
 void bi_coll_finish(bi_coll *c)
 {
     source_order(c); /* the source's last send, in the same bounds */
+    bi_words_forget(c);
     if (c->owner) {
         for (int i = 0; i < c->reqs.n; i++) *bi_buf_req(c->owner, -1) = c->reqs.r[i];
         c->reqs.n = 0;
@@ -353,12 +375,19 @@ int bi_words_in(const bi_coll *c, double limit, MPI_Request **rest)
     return 0;
 }
 
-void bi_words_queue(const bi_coll *c, bi_buf *w, MPI_Request *rest)
+void bi_words_queue(bi_coll *c, bi_buf *w, MPI_Request *rest)
 {
     if (!rest) return;
     for (int i = 0; i < c->np - 1; i++) *bi_buf_req(w, -1) = rest[i];
-    free(rest);
+    c->words = rest; /* the same requests, looked at until the buffer is posted */
 }
+
+void bi_words_forget(bi_coll *c)
+{
+    free(c->words);
+    c->words = NULL;
+}
+
 
 /* ---- MPI reductions on the scope communicator (TOP ' ' combines) ---- */
 /* one reduction, sbuf -> rbuf (rbuf == sbuf: in place, leave-on-all only);

@@ -6,6 +6,13 @@
 #   job        small jobs across 2 hosts, 1 rank each (t_p2p, t_p2p_long, t_p2p_eager), with the MPI
 #              of this build (VARIANT or MPIEXEC naming Open MPI: ompi and
 #              build/ompi/tests; MPICH otherwise)
+#   busysource t_busysource across 2 hosts whose links are held to 1 Gbit/s:
+#              long broadcasts reach a receiver that waits for them while
+#              their source computes outside MPI, with MPI moving a message
+#              only while its sender is inside MPI (TCP); 512 KB (the
+#              source's bound learns the link) and 4 MB to a receiver 3 ms
+#              late (a send longer than BLACS_SOURCE_WAIT, the receiver's
+#              word seen while the source waits)
 #   interrupt  `cluster.sh with 2 sleep 100` in the background, stopped by
 #              SIGINT, then another by SIGTERM: no bed namespace and no
 #              process of it may be left
@@ -21,6 +28,14 @@ job)
   # t_p2p_eager: short messages from A (MPI_Send), 3000 each way over TCP
   # before a receive
   if $cs with 2 bash -c "$cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_long && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_eager"; then echo "1 passed, 0 failed"
+  else echo "0 passed, 1 failed"; exit 1; fi ;;
+busysource)
+  mpi=mpich
+  [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
+  bin=${BIN:-build/default/tests}
+  if $cs with 2 bash -c "$cs link \$CLUSTER h1 rate 1gbit && $cs link \$CLUSTER h2 rate 1gbit &&
+       $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 65536 6 200 && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 524288 6 200 3"
+  then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
 interrupt)
   p=0 f=0
@@ -42,5 +57,5 @@ interrupt)
     else echo "SIG$sig: bed $bed removed, no process left"; p=$((p + 1)); fi
   done
   echo "$p passed, $f failed"; [ $f = 0 ] ;;
-*) echo "usage: cluster_smoke.sh job|interrupt" >&2; exit 2 ;;
+*) echo "usage: cluster_smoke.sh job|busysource|interrupt" >&2; exit 2 ;;
 esac

@@ -1,0 +1,110 @@
+/*
+ * t_busysource.c -- a long broadcast reaches a receiver that waits for it
+ * while its source computes outside MPI, in a program that starts MPI with
+ * MPI_Init (so no progress thread), as most ScaLAPACK programs do.  Over
+ * TCP MPICH moves a long message only while its sender is inside MPI: a
+ * source that returned with its data still queued makes its receiver wait
+ * for the whole computation.  The source bounds its wait for its last send
+ * and the bound learns the link (SRC/transport.c, bi_source_settle); make
+ * test runs this across two hosts of the bed, links held to 1 Gbit/s
+ * (TESTING/cluster/cluster_smoke.sh busysource), where the built-in
+ * machine (10 GB/s) makes the first bounds 85 times too short.
+ *
+ *   t_busysource ELEMS ROUNDS COMPUTE_MS [LATE_MS]
+ *
+ * On a 1 x 2 grid, for TOP 'S' (PDGETRF's row broadcasts), ' ' and '1':
+ * ROUNDS rounds; in each both processes meet (MPI_Barrier), process 0
+ * broadcasts ELEMS doubles rowwise and computes COMPUTE_MS outside MPI,
+ * process 1 sleeps LATE_MS (default 0) and receives into a guarded matrix,
+ * checks it and records how long it waited.  A receiver a few ms late
+ * misses the source's wait for its word (what a copy costs) and arrives
+ * while the source waits for its copy's send; a send longer than
+ * BLACS_SOURCE_WAIT then still finishes, since the source sees the word.  Data that waited for the computation waits nearly
+ * all of it, so the check is: after the first two rounds of a TOP (the
+ * learning), no receiver waits more than half of COMPUTE_MS.  The
+ * first rounds are reported, not checked.  Before the bound learned the
+ * link every round waited the whole computation here.
+ */
+#include <time.h>
+#include "tutil.h"
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* computation outside MPI: a busy loop, as a BLAS call would be */
+static volatile double sink;
+static void compute(double seconds)
+{
+    const double end = mono() + seconds;
+    double x = 1;
+    while (mono() < end)
+        for (int i = 0; i < 1000; i++) x = x * 1.0000001 + 1e-9;
+    sink = x;
+}
+
+int main(int argc, char **argv)
+{
+    tu_init(&argc, &argv);
+    if (argc < 4) {
+        if (tu_rank == 0) fprintf(stderr, "usage: t_busysource ELEMS ROUNDS COMPUTE_MS\n");
+        return 2;
+    }
+    const blacs_int m = atol(argv[1]);
+    const int rounds = atoi(argv[2]);
+    const double comp = atof(argv[3]) * 1e-3, late = argc > 4 ? atof(argv[4]) * 1e-3 : 0;
+    tu_watchdog("t_busysource", 120);
+    blacs_int me, np, ctxt, pr, pc, r, c;
+    Cblacs_pinfo(&me, &np);
+    if (np != 2) {
+        if (me == 0) fprintf(stderr, "t_busysource: run on 2 processes\n");
+        return 2;
+    }
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", 1, 2);
+    Cblacs_gridinfo(ctxt, &pr, &pc, &r, &c);
+    static const char *tops[] = {"S", " ", "1"};
+    for (int t = 0; t < 3; t++) {
+        double worst = 0, first[2] = {0, 0};
+        for (int k = 0; k < rounds; k++) {
+            const int seed = 100 * t + k;
+            tu_mat a;
+            tu_mat_alloc(&a, sizeof(double), m, 1, m);
+            tu_mat_pad(&a, 0x5A);
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (me == 0) {
+                tu_mat_fill(&a, 'D', seed, NULL, NULL);
+                Cdgebs2d(ctxt, "R", (char *)tops[t], m, 1, a.a, m);
+                compute(comp);
+            } else {
+                if (late > 0) {
+                    struct timespec ts = {(time_t)late, (long)((late - (double)(time_t)late) * 1e9)};
+                    nanosleep(&ts, NULL);
+                }
+                const double t0 = mono();
+                Cdgebr2d(ctxt, "R", (char *)tops[t], m, 1, a.a, m, 0, 0);
+                const double w = mono() - t0;
+                long bad = tu_mat_check(&a, 'D', seed, NULL, NULL, 0x5A, "broadcast");
+                TU_CHECK(bad == 0, "TOP '%s' round %d: %ld wrong elements", tops[t], k, bad);
+                if (k < 2) first[k] = w;
+                else if (w > worst) worst = w;
+            }
+            tu_mat_free(&a);
+        }
+        if (me == 1) {
+            printf("TOP '%s': %ld doubles, source computing %.0f ms, receiver %.0f ms late: it waited %.1f and %.1f ms in "
+                   "the first two rounds, at most %.1f ms after\n",
+                   tops[t], (long)m, comp * 1e3, late * 1e3, first[0] * 1e3, first[1] * 1e3, worst * 1e3);
+            TU_CHECK(worst < 0.5 * comp,
+                     "TOP '%s': a receiver waited %.1f ms for %ld doubles while the source computed %.0f ms: "
+                     "the data waited for the computation", tops[t], worst * 1e3, (long)m, comp * 1e3);
+        }
+    }
+    Cblacs_gridexit(ctxt);
+    int rc = tu_finish();
+    Cblacs_exit(0);
+    return rc;
+}
