@@ -120,27 +120,36 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * sends go out one after the other as LAWN 73's models assume; when one is
  * not (its bound passes), the source posts the rest at once and returns, so
  * a missing receiver costs it one bound.
- *   The bound learns the link (bi_g.slow, per process): the model may be
+ * The last send is waited for in the same way before the source returns
+ * (bi_coll_finish): its next messages then do not share its link with this
+ * broadcast's tail (a split ring's -1 half, a ring's last piece) --
+ * ScaLAPACK's PDPOTRF in SMPI, 4 x 4, N = 2048, 1.25 GB/s: 1.03 times the
+ * reference's time against 1.09 without that wait and 1.25 with no order
+ * at all.  Sends that complete at
+ * once (eager, buffered by MPI) cost no wait.
+ *   The bound learns the link (bi_g.slow, per process).  The model may be
  * far faster than the network (the built-in machine is a 10 GB/s one; a
  * 1 Gbit/s TCP link is 85 times slower), and a send cut short there stays
  * where it is until the source calls MPI again -- MPICH over TCP moves a
  * long message only while its sender is inside MPI -- so a receiver that
  * is there waits for the source's whole computation.  A bound that passes
  * multiplies the factor by 8 for the next sends (up to 1024, never past
- * BLACS_SOURCE_WAIT): every send cut short costs the receiver a whole
- * computation, so the factor must catch up within one or two; a send done
- * within a quarter of its bound halves it (down to 1); only sends of BI_DIRECT_MIN bytes or more teach it (shorter
- * ones go eagerly, or are all latency).  A receiver that is late costs the source at most
- * BLACS_SOURCE_WAIT per broadcast, as before.  ScaLAPACK over MPICH (UCX,
- * TCP) between two hosts held to 1 Gbit/s, 1 x 2, N = 2048, the built-in
- * machine (TIMING/sim/sl_real.sh): PDGETRF 1.28 times the reference's time,
- * was 1.5-2.0; PDPOTRF 1.03-1.16, was 1.2-1.4.  The last send is waited for in
- * the same way before the source returns (bi_coll_finish): its next
- * messages then do not share its link with this broadcast's tail (a split
- * ring's -1 half, a ring's last piece) -- ScaLAPACK's PDPOTRF in SMPI,
- * 4 x 4, N = 2048, 1.25 GB/s: 1.03 times the reference's time against 1.09
- * without that wait and 1.25 with no order at all.  Sends that complete at
- * once (eager, buffered by MPI) cost no wait.
+ * BLACS_SOURCE_WAIT): every send cut short costs its receiver a whole
+ * computation, so the factor must catch up within one or two.  A send done
+ * within a quarter of its bound halves it (down to 1).  Only sends of
+ * BI_DIRECT_MIN bytes or more teach it (shorter ones go eagerly, or are
+ * all latency).  A late receiver still costs the source at most
+ * BLACS_SOURCE_WAIT per broadcast.  And a long broadcast whose receivers
+ * have all said they are there (their words, below: come after the source
+ * stopped waiting for them and copied) is waited for to the end when its
+ * bound passes: each receiver is inside its globally-blocking
+ * broadcast/receive, so the wait cannot hang, and a send longer than
+ * BLACS_SOURCE_WAIT no longer stops halfway.  TESTING/t_busysource.c over
+ * TCP held to 1 Gbit/s: 4 MB to a receiver 3 ms late waited 236 ms (the
+ * source's whole computation), now 36-41 ms (the transfer).  ScaLAPACK on
+ * MPICH between two such hosts, 1 x 2, N = 2048, the built-in machine
+ * (TIMING/sim/sl_real.sh): PDGETRF and PDPOTRF were 1.32-1.44 times the
+ * reference BLACS's time.
  *   bi_fwd is for a process passing data on to several others (a tree's
  * interior node, every process of a leave-on-all combine's final
  * broadcast): it waits for its previous send before posting the next, as
@@ -150,6 +159,7 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * 5.1): no process may count on leaving one before every process of the
  * scope has called it.  The source of a broadcast (scope rank c->root) is
  * the one process outside that rule: it keeps the bounded order. */
+
 /* have all the words come by now?  (MPI_Request_get_status: the requests
  * stay the buffer's, which waits for them once posted) */
 static int words_all_in(const bi_coll *c)
