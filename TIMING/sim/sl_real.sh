@@ -16,20 +16,22 @@
 #   1. Tsim measures the MPI there: the cost of posting a short send
 #      (SIM_OS), the eager threshold (SIM_EAGER), a ping-pong's one-way
 #      time of 8 bytes (SIM_LAT) and its bandwidth at 4 MB (SIM_BW);
-#   2. the real runs: SLR_REPS rounds (default 3), each the reference then
-#      ours, every routine at N = SLR_N (default 2048), NB = 64; the median
-#      over rounds of each routine's time;
+#   2. the real runs: SLR_REPS rounds (default 3), each one process (below),
+#      the reference, then ours, every routine at N = SLR_N (default 2048),
+#      NB = 64; the median over rounds of each routine's time;
 #   3. the simulation: a platform of two hosts, each on a link of
 #      bandwidth SIM_BW to a crossbar, the two links' latencies adding up
 #      to SIM_LAT less the two per-message costs SMPI charges (SIM_OS at
 #      each end); SMPI set up as for the table (SIM_MPICH with this
 #      setting's SIM_OS and SIM_EAGER); the computation charged by its
 #      operation count (the flops mode, sl_flops.c) at the rate this
-#      machine computes each routine: before the settings, every routine
-#      runs for real on one process (1 x 1, no communication, SLR_REPS
-#      runs, the median) and in that mode on one simulated host of
-#      20 Gflop/s; the rate is 20 Gflop/s times simulated over real, and
-#      each routine is simulated alone on hosts of its rate.  Our library
+#      machine computes each routine in the setting's rounds: each round
+#      first runs the routines for real on one process (1 x 1, no
+#      communication), and once, in that mode, on one simulated host of
+#      20 Gflop/s; the rate is 20 Gflop/s times simulated over the median
+#      real, and each routine is simulated alone on hosts of its rate.
+#      (This machine's speed drifted by up to 1.7 times within an hour, so
+#      the rate is measured beside the runs it stands for.)  Our library
 #      gets its built-in machine in both worlds.  SLR_COMPUTE=measured
 #      charges instead each rank's computation as SMPI times it here
 #      (smpi/simulate-computation:yes; the median of SLR_SIMREPS runs,
@@ -64,12 +66,14 @@ fi
 CSV=$OUT/real.csv
 echo "setting,grid,lib,world,routine,N,seconds,residual" > "$CSV"
 
-# real SETTING GRID LAUNCHER...: Tsim, then the real rounds
+# real SETTING GRID LAUNCHER...: Tsim, then the real rounds: in each, the
+# routines on one process (the computation rate), the reference, ours
 real() {
   local set=$1 g=$2 p q r lib; shift 2
   p=${g%x*}; q=${g#*x}
   "$@" -n 2 "$RB/Tsim" > "$RAW/tsim_$set.txt" 2>&1 || { echo "sl_real.sh: Tsim failed on $set"; return 1; }
   for ((r = 1; r <= REPS; r++)); do
+    timeout -k 5 600 "$@" -n 1 "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_${set}_1x1_$r.out" 2>&1
     for lib in ref ours; do
       timeout -k 5 600 "$@" -n 2 "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
       awk -F, -v s="$set" -v g="$g" -v l="$lib" '$1 == "SLB" { printf "%s,%s,%s,real,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10 }' \
@@ -78,27 +82,25 @@ real() {
   done
 }
 
-# calibrate: each routine's computation rate on this machine (above); writes
-# $RAW/rate_<routine> (flop/s)
-calibrate() {
-  local r rt pf=$RAW/platform_1.xml
+# the routines in the flops mode on one simulated host of 20 Gflop/s (once)
+simone() {
+  local pf=$RAW/platform_1.xml
   printf '%s\n' '<?xml version="1.0"?>' '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">' \
     '<platform version="4.1">' '  <cluster id="c" prefix="node-" suffix="" radical="0-0" speed="20Gf" core="1" bw="10GBps" lat="1us"/>' \
     '</platform>' > "$pf"
-  for ((r = 1; r <= REPS; r++)); do
-    timeout -k 5 600 $MPIEXEC -n 1 "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_1x1_$r.out" 2>&1
-  done
   (unset SIM_PPN; SL_FLOPS=1 sim_run 1 "$pf" "$RAW" 1800 "$SB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1) \
     > "$RAW/sim_1x1.out" 2> "$RAW/sim_1x1.err"
-  for rt in ${ROUT//,/ }; do
-    local real simt
-    real=$(cat "$RAW"/real_1x1_*.out | awk -F, -v r="$rt" '$1 == "SLB" && $2 == r { print $7 }' | sort -g |
-           awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
-    simt=$(awk -F, -v r="$rt" '$1 == "SLB" && $2 == r { print $7 }' "$RAW/sim_1x1.out")
-    if [ -z "$real" ] || [ -z "$simt" ]; then echo "sl_real.sh: no 1x1 calibration of $rt"; continue; fi
-    awk -v s="$simt" -v r="$real" 'BEGIN { printf "%.6g\n", 20e9 * s / r }' > "$RAW/rate_$rt"
-    echo "  $rt on one process: real $real s, charged $simt s at 20 Gflop/s: $(cat "$RAW/rate_$rt") flop/s"
-  done
+}
+
+# rate SETTING ROUTINE: the routine's computation rate in the setting's
+# rounds (flop/s): 20 Gflop/s times its simulated time over the median of
+# its real ones on one process; empty if missing
+rate() {
+  local real simt
+  real=$(cat "$RAW"/real_"$1"_1x1_*.out 2> /dev/null | awk -F, -v r="$2" '$1 == "SLB" && $2 == r { print $7 }' | sort -g |
+         awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+  simt=$(awk -F, -v r="$2" '$1 == "SLB" && $2 == r { print $7 }' "$RAW/sim_1x1.out")
+  [ -n "$real" ] && [ -n "$simt" ] && awk -v s="$simt" -v r="$real" 'BEGIN { printf "%.6g\n", 20e9 * s / r }'
 }
 
 # sim SETTING GRID: the platform from the setting's Tsim, then the simulations
@@ -120,8 +122,9 @@ sim() {
   for rt in "${runs[@]}"; do
     speed=20e9
     if [ $flops = 1 ]; then
-      [ -f "$RAW/rate_$rt" ] || continue
-      speed=$(cat "$RAW/rate_$rt")
+      speed=$(rate "$set" "$rt")
+      [ -n "$speed" ] || { echo "sl_real.sh: no computation rate of $rt on $set"; continue; }
+      echo "  $rt: $speed flop/s on one process in these rounds"
     fi
     local pf=$RAW/platform_${set}_${rt//,/_}.xml
     awk -v lat="$SIM_LAT" -v os="$SIM_OS" -v bw="$SIM_BW" -v s="$set" -v sp="$speed" 'BEGIN {
@@ -151,10 +154,7 @@ sim() {
 }
 
 t0=$(date +%s)
-if [ "${SLR_COMPUTE:-flops}" != measured ]; then
-  echo "== simulated/real: each routine's computation rate on one process ($(date -u +%H:%M:%S) UTC)"
-  calibrate
-fi
+[ "${SLR_COMPUTE:-flops}" != measured ] && simone
 for s in $SETTINGS; do
   set=${s%%:*}; g=${s#*:}
   echo "== simulated/real: $set $g, real runs ($(date -u +%H:%M:%S) UTC)"
