@@ -32,6 +32,7 @@
  * per operation; check ok or WRONG.
  */
 #include "tcommon.h"
+#include "tpingpong.h"
 
 enum { OP_TC, OP_BCAST, OP_GSUM, OP_DAMX, OP_IAMX, NOPS };
 static const char *opname[NOPS] = {"tc", "bcast", "gsum", "gamx", "igamx"};
@@ -79,15 +80,7 @@ static void mpi_op(int op, long n)
 {
     int k = (int)n;
     switch (op) {
-    case OP_TC:
-        if (me == 0) {
-            MPI_Send(A, k, MPI_DOUBLE, 1, 7, MPI_COMM_WORLD);
-            MPI_Recv(A, k, MPI_DOUBLE, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(A, k, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(A, k, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD);
-        }
-        break;
+    case OP_TC: mpi_echo(A, k, MPI_DOUBLE, me, 7); break;
     case OP_BCAST: MPI_Bcast(A, k, MPI_DOUBLE, 0, MPI_COMM_WORLD); break;
     case OP_GSUM: MPI_Allreduce(MPI_IN_PLACE, A, k, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
     case OP_DAMX: MPI_Allreduce(MPI_IN_PLACE, A, k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD); break;

@@ -151,7 +151,7 @@ $(SLR_B)/obj/sim/%.o: TIMING/sim/%.c TIMING/sim/sl_wrap.h
 	@mkdir -p $(dir $@)
 	$(MPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -c -o $@ $<
 
-$(SLR_B)/Tsim: TIMING/tsimcal.c
+$(SLR_B)/Tsim: TIMING/tsimcal.c TIMING/tpingpong.h
 	@mkdir -p $(dir $@)
 	$(MPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -o $@ $<
 

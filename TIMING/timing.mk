@@ -37,7 +37,7 @@ TIMING_OURS  := $(addprefix $(TDIR)/ours/,$(TIMING_PROGS))
 # the reference BLACS in libscalapack-mpich is built for MPICH and LP64 only
 TIMING_REFB  := $(if $(and $(REFBLACS),$(filter 4,$(INTSIZE)),$(if $(MPIFLAVOUR),,mpich)),$(addprefix $(TDIR)/ref/,$(TIMING_PROGS)))
 TIMING_BINS  := $(TIMING_OURS) $(TIMING_REFB) $(TDIR)/Tmo $(TDIR)/tanalyze
-TIMING_HDRS  := TIMING/tcommon.h SRC/blacs.h
+TIMING_HDRS  := TIMING/tcommon.h TIMING/tpingpong.h SRC/blacs.h
 
 define TIMING_PROG_RULES
 $(TDIR)/ours/$(1): TIMING/$(2).c $(TIMING_HDRS) $(LIBDIR)/libblacs.a
@@ -59,7 +59,7 @@ $(TDIR)/Tmo: TIMING/tmachine.c TIMING/model_api.h $(TIMING_HDRS) $(CONFIG) $(LIB
 	$(MPICC) $(TCFLAGS) -o $@ $< $(LIBDIR)/libblacs.a -lm
 
 # Tsim: the simulated MPI's settings from this MPI (make calibrate)
-$(TDIR)/Tsim: TIMING/tsimcal.c
+$(TDIR)/Tsim: TIMING/tsimcal.c TIMING/tpingpong.h
 	@mkdir -p $(dir $@)
 	$(MPICC) $(TCFLAGS) -o $@ $<
 

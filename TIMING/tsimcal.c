@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <mpi.h>
+#include "tpingpong.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -85,14 +86,7 @@ int main(int argc, char **argv)
             int sz = k ? BIG : 8, n = k ? 4 : 1000;
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime();
-            for (int i = 0; i < n; i++)
-                if (me == 0) {
-                    MPI_Send(buf, sz, MPI_BYTE, 1, 5, MPI_COMM_WORLD);
-                    MPI_Recv(buf, sz, MPI_BYTE, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                } else {
-                    MPI_Recv(buf, sz, MPI_BYTE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                    MPI_Send(buf, sz, MPI_BYTE, 0, 5, MPI_COMM_WORLD);
-                }
+            for (int i = 0; i < n; i++) mpi_echo(buf, sz, MPI_BYTE, me, 5);
             (k ? big : lat)[r] = (MPI_Wtime() - t0) / (2.0 * n);
         }
     qsort(lat, R, sizeof *lat, cmp);
