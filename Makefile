@@ -23,7 +23,8 @@
 #   make simulate-scale     the 1,024-rank correctness run alone
 #   make simulate-same      the same plans and messages under SMPI as under MPICH
 #   make bench-models       every topology against its own cost model in SMPI
-#   make bench-scalapack SCALAPACK_SRC=...  Reference ScaLAPACK in SMPI: its BLACS against ours
+#   make bench-scalapack SCALAPACK_SRC=...  Reference ScaLAPACK in SMPI: its BLACS against ours,
+#                           and the simulation held to real runs (simulated/real)
 #   make man                the section-3 man pages, into build/man/man3
 #   make settings-doc       doc/settings.md from the table of settings (SRC/settings.def)
 #   make install PREFIX=/usr/local   libraries, blacs.h, blacs.pc and the man pages
