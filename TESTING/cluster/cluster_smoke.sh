@@ -12,7 +12,9 @@
 #              only while its sender is inside MPI (TCP); 512 KB (the
 #              source's bound learns the link) and 4 MB to a receiver 3 ms
 #              late (a send longer than BLACS_SOURCE_WAIT, the receiver's
-#              word seen while the source waits)
+#              word seen while the source waits); the source computes 1 s a
+#              round, far longer than any transfer here even beside other
+#              test runs (4 MB took up to 157 ms beside two of them)
 #   interrupt  `cluster.sh with 2 sleep 100` in the background, stopped by
 #              SIGINT, then another by SIGTERM: no bed namespace and no
 #              process of it may be left
@@ -34,7 +36,7 @@ busysource)
   [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
   bin=${BIN:-build/default/tests}
   if $cs with 2 bash -c "$cs link \$CLUSTER h1 rate 1gbit && $cs link \$CLUSTER h2 rate 1gbit &&
-       $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 65536 6 200 && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 524288 6 200 3"
+       $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 65536 4 1000 && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 524288 4 1000 3"
   then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
 interrupt)
