@@ -439,7 +439,7 @@ void bi_coll_finish(bi_coll *c);
  * a receiver's "here" to the source (wait for it once received); the
  * source's wait for all of them, at most limit seconds: 1 if all came,
  * else 0 and *rest the c->np - 1 requests, which bi_words_queue puts on
- * buffer w's queue (and frees) */
+ * buffer w's queue and keeps in c->words until bi_words_forget frees them */
 MPI_Request bi_word_say(const bi_coll *c);
 int bi_words_in(const bi_coll *c, double limit, MPI_Request **rest);
 void bi_words_queue(bi_coll *c, bi_buf *w, MPI_Request *rest);

@@ -125,8 +125,8 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * broadcast's tail (a split ring's -1 half, a ring's last piece) --
  * ScaLAPACK's PDPOTRF in SMPI, 4 x 4, N = 2048, 1.25 GB/s: 1.03 times the
  * reference's time against 1.09 without that wait and 1.25 with no order
- * at all.  Sends that complete at
- * once (eager, buffered by MPI) cost no wait.
+ * at all.  Sends that complete at once (eager, buffered by MPI) cost no
+ * wait.
  *   The bound learns the link (bi_g.slow, per process).  The model may be
  * far faster than the network (the built-in machine is a 10 GB/s one; a
  * 1 Gbit/s TCP link is 85 times slower), and a send cut short there stays
@@ -397,7 +397,6 @@ void bi_words_forget(bi_coll *c)
     free(c->words);
     c->words = NULL;
 }
-
 
 /* ---- MPI reductions on the scope communicator (TOP ' ' combines) ---- */
 /* one reduction, sbuf -> rbuf (rbuf == sbuf: in place, leave-on-all only);
