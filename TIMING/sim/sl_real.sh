@@ -110,9 +110,8 @@ sim() {
   local line; line=$(grep '^export SIM_' "$RAW/tsim_$set.txt") || { echo "sl_real.sh: no calibration for $set"; return 1; }
   local SIM_OS SIM_EAGER SIM_LAT SIM_BW
   eval "${line#export }"
-  local cfg=(--cfg=smpi/coll-selector:mpich
-             --cfg=smpi/async-small-thresh:$SIM_EAGER --cfg=smpi/send-is-detached-thresh:$SIM_EAGER
-             --cfg=smpi/os:0:$SIM_OS:0 --cfg=smpi/ois:0:$SIM_OS:0 --cfg=smpi/or:0:$SIM_OS:0)
+  local cfg
+  read -r -a cfg <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS")"
   local flops=1 runs=("$ROUT") speed
   if [ "${SLR_COMPUTE:-flops}" = measured ]; then
     cfg+=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:20Gf); flops=0

@@ -38,9 +38,13 @@ SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
 # and SMPI moves a message whether or not its sender is inside MPI.
 SIM_EAGER=${SIM_EAGER:-8192}
 SIM_OS=${SIM_OS:-0.00000018}
-SIM_MPICH=(--cfg=smpi/coll-selector:mpich
-           --cfg=smpi/async-small-thresh:$SIM_EAGER --cfg=smpi/send-is-detached-thresh:$SIM_EAGER
-           --cfg=smpi/os:0:$SIM_OS:0 --cfg=smpi/ois:0:$SIM_OS:0 --cfg=smpi/or:0:$SIM_OS:0)
+# sim_mpich_cfg EAGER OS: those settings for another eager threshold and
+# per-message cost (TIMING/sim/sl_real.sh: each setting's own)
+sim_mpich_cfg() {
+  echo --cfg=smpi/coll-selector:mpich --cfg=smpi/async-small-thresh:"$1" --cfg=smpi/send-is-detached-thresh:"$1" \
+    --cfg=smpi/os:0:"$2":0 --cfg=smpi/ois:0:"$2":0 --cfg=smpi/or:0:"$2":0
+}
+read -r -a SIM_MPICH <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS")"
 
 # sim_hosts DIR N: the path of a hostfile of N ranks in DIR, written if
 # missing: one a node, node-0 .. node-(N-1), or with SIM_PPN=K set, K
