@@ -90,6 +90,12 @@ $(SIM_B)/t_corpus: $(SIM_B)/obj/TESTING/t_corpus.o $(SIM_LAYER) $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ -lm
 .PHONY: sim-corpus sim-dir
 sim-corpus: simulate-check $(SIM_B)/t_corpus
+# the simulation layer's MPI_Ibcast, MPICH's schedules (TIMING/sim/t_ibcast.c,
+# TIMING/sim/ibcast.sh: the test simulate_ibcast)
+$(SIM_B)/t_ibcast: $(SIM_B)/obj/sim/t_ibcast.o $(SIM_B)/obj/sim/simmpi.o
+	$(SMPICC) -o $@ $^
+.PHONY: sim-ibcast
+sim-ibcast: simulate-check $(SIM_B)/t_ibcast
 sim-dir:
 	@echo $(SIM_B)
 simulate-scale: simulate-check $(SIM_B)/t_scale

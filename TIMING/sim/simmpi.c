@@ -40,7 +40,12 @@
  * p = 16) or, fixed at MPICH's 0.018 us, tens of thousands of context
  * switches per millisecond waited (make simulate at its smallest: 9
  * minutes instead of 25 s).
+ *
+ * MPI_Ibcast: MPICH's schedules, moved by their process's MPI calls
+ * (below, where it begins), so the blocking calls are wrapped too.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <mpi.h>
@@ -59,6 +64,448 @@ static int forget(MPI_Request r)
     return 0;
 }
 
+/* the poll in progress: what failed last (a request, a probe's source,
+ * tag and communicator, or another wait's key) and the simulated time of
+ * its first failure */
+static struct { const void *key; int src, tag; MPI_Comm comm; double since; } cur = {NULL, -9, -9, MPI_COMM_NULL, 0};
+
+static void nap(const void *key, int src, int tag, MPI_Comm comm)
+{
+    const double now = MPI_Wtime();
+    if (key != cur.key || src != cur.src || tag != cur.tag || comm != cur.comm)
+        cur.key = key, cur.src = src, cur.tag = tag, cur.comm = comm, cur.since = now;
+    double d = (now - cur.since) / 256;
+    if (d < 1e-9) d = 1e-9;
+    struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9) + 1};
+    nanosleep(&ts, NULL);
+}
+
+/*
+ * MPI_Ibcast as MPICH 4.0.2 runs it.  SimGrid 3.32's MPI_Ibcast is a flat
+ * tree whose messages all start at once and move by themselves; MPICH's is
+ * a schedule of steps, each posted when the one before it is complete,
+ * moved only while its process is inside MPI.  Here it is that schedule,
+ * on point-to-point messages of the communicator, with tags above the
+ * MPI_TAG_UB this layer reports (so no message of the program matches
+ * them), advanced by this process's later MPI calls (every test, wait,
+ * probe and blocking call below) and by nothing else, as MPICH's progress
+ * does.  The algorithms and their bounds are MPICH 4.0.2's
+ * (src/mpi/coll/ibcast, the default selection of
+ * maint/tuning/coll/mpir/generic.json):
+ * - a communicator with two or more of its ranks on one node (MPICH's
+ *   "parent" communicator; nodes are told apart by processor name, which is
+ *   the simulated host): the root sends to its node's first rank if it is
+ *   not that rank, then the first ranks of the nodes broadcast among
+ *   themselves, then each node's first rank to its node (the root's node
+ *   included), each phase by the selection below on its group;
+ * - otherwise, and for each phase: fewer than 8 ranks or fewer than 12,288
+ *   bytes, the binomial tree (a receiver forwards once its receive is
+ *   complete); else a binomial scatter of p pieces followed by a recursive
+ *   doubling allgather (p a power of two, fewer than 524,288 bytes) or a
+ *   ring allgather.  The scatter's sizes are MPICH's own: a receiver's first
+ *   send can carry more than its subtree's pieces, which the allgather then
+ *   overwrites.
+ * The request handed back is this layer's own handle: the library passes
+ * it only to the calls wrapped here.  A process that has a schedule
+ * pending finishes it before entering a blocking collective (as MPICH
+ * would progress it inside), and turns blocking point-to-point calls into
+ * polls that advance it.
+ */
+#define IB_TAG0 (1 << 28)
+typedef struct { int peer, send; size_t off, n; } ib_op;
+typedef struct ib_comm {
+    struct ib_comm *next;
+    MPI_Comm comm;
+    unsigned seq;  /* Ibcasts so far on it: the same on every rank */
+    int np, me, *node, pending, free_later;
+} ib_comm;
+typedef struct ib {
+    struct ib *next;
+    ib_comm *c;
+    int tag, root, done, freed;
+    char *bytes, *tmp;  /* the data as bytes: the user's buffer, or tmp (packed) */
+    void *ubuf;
+    int count;
+    MPI_Datatype dt;
+    ib_op *op;
+    int nop, cap, *stepend, nstep, step, psize; /* ops[stepend[k-1] .. stepend[k]) are step k */
+    MPI_Request *req;
+    int nreq;
+} ib;
+static ib *ibs;     /* in creation order */
+static int npending;
+static ib_comm *ibcomms;
+static int wsize, *wnode; /* the node of every world rank (MPI_Init) */
+
+static void ib_world_nodes(void)
+{
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {0};
+    int len;
+    PMPI_Get_processor_name(name, &len);
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+    PMPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    uint64_t *all = malloc((size_t)wsize * sizeof *all);
+    wnode = malloc((size_t)wsize * sizeof *wnode);
+    PMPI_Allgather(&h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, MPI_COMM_WORLD);
+    int nd = 0;
+    uint64_t *seen = malloc((size_t)wsize * sizeof *seen);
+    for (int i = 0; i < wsize; i++) {
+        int k = nd;
+        while (k > 0 && seen[k - 1] != all[i]) k--;
+        if (k == 0 || seen[k - 1] != all[i]) seen[k = nd++] = all[i];
+        else k--;
+        wnode[i] = k;
+    }
+    free(seen);
+    free(all);
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) ib_world_nodes();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) ib_world_nodes();
+    return rc;
+}
+
+static ib_comm *ib_comm_of(MPI_Comm comm)
+{
+    for (ib_comm *c = ibcomms; c; c = c->next)
+        if (c->comm == comm) return c;
+    ib_comm *c = calloc(1, sizeof *c);
+    c->comm = comm;
+    PMPI_Comm_size(comm, &c->np);
+    PMPI_Comm_rank(comm, &c->me);
+    c->node = malloc((size_t)c->np * sizeof *c->node);
+    MPI_Group g, w;
+    PMPI_Comm_group(comm, &g);
+    PMPI_Comm_group(MPI_COMM_WORLD, &w);
+    int *in = malloc((size_t)c->np * sizeof *in), *out = malloc((size_t)c->np * sizeof *out);
+    for (int i = 0; i < c->np; i++) in[i] = i;
+    PMPI_Group_translate_ranks(g, c->np, in, w, out);
+    for (int i = 0; i < c->np; i++)
+        c->node[i] = wnode && out[i] >= 0 && out[i] < wsize ? wnode[out[i]] : i;
+    free(in);
+    free(out);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&w);
+    c->next = ibcomms;
+    ibcomms = c;
+    return c;
+}
+
+static void ib_comm_drop(ib_comm *c)
+{
+    for (ib_comm **pp = &ibcomms; *pp; pp = &(*pp)->next)
+        if (*pp == c) {
+            *pp = c->next;
+            break;
+        }
+    free(c->node);
+    free(c);
+}
+
+static void ib_add(ib *s, int peer, int send, size_t off, size_t n)
+{
+    if (s->nop == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        s->op = realloc(s->op, (size_t)s->cap * sizeof *s->op);
+        s->stepend = realloc(s->stepend, (size_t)(s->cap + 1) * sizeof *s->stepend);
+    }
+    s->op[s->nop++] = (ib_op){peer, send, off, n};
+}
+
+/* MPICH's MPIR_SCHED_BARRIER: what follows waits for what was added */
+static void ib_barrier(ib *s)
+{
+    if (s->nop > (s->nstep ? s->stepend[s->nstep - 1] : 0)) s->stepend[s->nstep++] = s->nop;
+}
+
+/* the algorithms on a group of the communicator's ranks g[0..p) (in rank
+ * order), this process g[me], the root g[root], n bytes */
+static void ib_binomial(ib *s, const int *g, int p, int me, int root, size_t n)
+{
+    const int vr = (me - root + p) % p;
+    int mask = 1;
+    for (; mask < p; mask <<= 1)
+        if (vr & mask) {
+            ib_add(s, g[(me - mask + p) % p], 0, 0, n);
+            ib_barrier(s);
+            break;
+        }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < p) ib_add(s, g[(me + mask) % p], 1, 0, n);
+}
+
+static void ib_scatter(ib *s, const int *g, int p, int me, int root, size_t n)
+{
+    const long vr = (me - root + p) % p, ss = ((long)n + p - 1) / p;
+    long cur = vr == 0 ? (long)n : 0;
+    int mask = 1;
+    for (; mask < p; mask <<= 1)
+        if (vr & mask) {
+            long rs = (long)n - vr * ss;
+            cur = rs > 0 ? rs : 0;
+            if (rs > 0) {
+                ib_add(s, g[(me - mask + p) % p], 0, (size_t)(vr * ss), (size_t)rs);
+                ib_barrier(s);
+            }
+            break;
+        }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < p) {
+            long sz = cur - ss * mask;
+            if (sz > 0) {
+                ib_add(s, g[(me + mask) % p], 1, (size_t)(ss * (vr + mask)), (size_t)sz);
+                cur -= sz;
+            }
+        }
+}
+
+static size_t ib_piece(long rel, long ss, size_t n)
+{
+    long k = (long)n - rel * ss;
+    return k <= 0 ? 0 : (size_t)(k < ss ? k : ss);
+}
+
+static void ib_ring(ib *s, const int *g, int p, int me, int root, size_t n)
+{
+    const long ss = ((long)n + p - 1) / p;
+    int j = me, jn = (me - 1 + p) % p;
+    for (int i = 1; i < p; i++) {
+        const long rj = (j - root + p) % p, rjn = (jn - root + p) % p;
+        ib_add(s, g[(me + 1) % p], 1, (size_t)(rj * ss), ib_piece(rj, ss, n));
+        ib_add(s, g[(me - 1 + p) % p], 0, (size_t)(rjn * ss), ib_piece(rjn, ss, n));
+        ib_barrier(s);
+        j = jn;
+        jn = (jn - 1 + p) % p;
+    }
+}
+
+static void ib_rdouble(ib *s, const int *g, int p, int me, int root, size_t n)
+{
+    const long vr = (me - root + p) % p, ss = ((long)n + p - 1) / p;
+    size_t cur = ib_piece(vr, ss, n);
+    for (int mask = 1, i = 0; mask < p; mask <<= 1, i++) {
+        const long vd = vr ^ mask, dtr = vd >> i << i, mtr = vr >> i << i;
+        if (vd >= p) continue;
+        long in = (long)n - dtr * ss;
+        in = in <= 0 ? 0 : (in < mask * ss ? in : mask * ss);
+        ib_add(s, g[(vd + root) % p], 1, (size_t)(mtr * ss), cur);
+        ib_add(s, g[(vd + root) % p], 0, (size_t)(dtr * ss), (size_t)in);
+        ib_barrier(s);
+        cur += (size_t)in;
+    }
+}
+
+static void ib_auto(ib *s, const int *g, int p, int me, int root, size_t n)
+{
+    if (p < 2) return;
+    if (p < 8 || n < 12288) ib_binomial(s, g, p, me, root, n);
+    else {
+        ib_scatter(s, g, p, me, root, n);
+        if (!(p & (p - 1)) && n < 524288) ib_rdouble(s, g, p, me, root, n);
+        else ib_ring(s, g, p, me, root, n);
+    }
+}
+
+/* MPICH's plan for this process: the node phases on a communicator with
+ * two or more of its ranks on one node, else ib_auto on all of it */
+static void ib_plan(ib *s, size_t n)
+{
+    const ib_comm *c = s->c;
+    const int p = c->np, me = c->me, root = s->root;
+    int *loc = malloc((size_t)p * sizeof *loc), *heads = malloc((size_t)p * sizeof *heads);
+    int nloc = 0, nheads = 0, shared = 0, myloc = 0, myhead = -1, rootloc = 0, roothead = 0;
+    for (int r = 0; r < p; r++) {
+        int first = 1;
+        for (int q = 0; q < r && first; q++) first = c->node[q] != c->node[r];
+        if (!first) shared = 1;
+        if (first) {
+            if (c->node[r] == c->node[root]) roothead = nheads;
+            if (r == me) myhead = nheads;
+            heads[nheads++] = r;
+        }
+        if (c->node[r] == c->node[me]) {
+            if (r == me) myloc = nloc;
+            loc[nloc++] = r;
+        }
+    }
+    if (!shared) {
+        ib_auto(s, heads, p, me, root, n);
+    } else {
+        for (int k = 0; k < nloc; k++)
+            if (loc[k] == root) rootloc = k;
+        if (c->node[root] == c->node[me] && rootloc > 0) { /* the root is not its node's first */
+            if (me == root) ib_add(s, loc[0], 1, 0, n);
+            else if (myloc == 0) ib_add(s, root, 0, 0, n);
+            ib_barrier(s);
+        }
+        if (myhead >= 0) {
+            ib_auto(s, heads, nheads, myhead, roothead, n);
+            ib_barrier(s);
+        }
+        ib_auto(s, loc, nloc, myloc, 0, n);
+    }
+    ib_barrier(s);
+    free(loc);
+    free(heads);
+}
+
+static int ib_post(ib *s)
+{
+    const int a = s->step ? s->stepend[s->step - 1] : 0, b = s->stepend[s->step++];
+    s->nreq = 0;
+    for (int i = a; i < b; i++) {
+        const ib_op *o = &s->op[i];
+        MPI_Request *r = &s->req[s->nreq++];
+        int rc = o->send ? PMPI_Isend(s->bytes + o->off, (int)o->n, MPI_BYTE, o->peer, s->tag, s->c->comm, r)
+                         : PMPI_Irecv(s->bytes + o->off, (int)o->n, MPI_BYTE, o->peer, s->tag, s->c->comm, r);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+static void ib_release(ib *s)
+{
+    for (ib **pp = &ibs; *pp; pp = &(*pp)->next)
+        if (*pp == s) {
+            *pp = s->next;
+            break;
+        }
+    free(s->op);
+    free(s->stepend);
+    free(s->req);
+    free(s->tmp);
+    free(s);
+}
+
+static void ib_finish(ib *s)
+{
+    if (s->tmp && s->c->me != s->root) {
+        int pos = 0;
+        PMPI_Unpack(s->tmp, s->psize, &pos, s->ubuf, s->count, s->dt, s->c->comm);
+    }
+    s->done = 1;
+    npending--;
+    ib_comm *c = s->c;
+    if (--c->pending == 0 && c->free_later) {
+        MPI_Comm comm = c->comm;
+        ib_comm_drop(c);
+        PMPI_Comm_free(&comm);
+    }
+    if (s->freed) ib_release(s);
+}
+
+/* s as far as it goes without waiting */
+static void ib_advance(ib *s)
+{
+    while (!s->done) {
+        for (int i = 0; i < s->nreq; i++)
+            if (s->req[i] != MPI_REQUEST_NULL) {
+                int f = 0;
+                PMPI_Test(&s->req[i], &f, MPI_STATUS_IGNORE);
+                if (!f) return;
+            }
+        if (s->step == s->nstep) ib_finish(s);
+        else ib_post(s);
+    }
+}
+
+/* MPICH's progress: every pending schedule of this process */
+static void ib_progress(void)
+{
+    for (ib *s = ibs, *nx; s; s = nx) {
+        nx = s->next; /* a finished, freed schedule leaves the list */
+        if (!s->done) ib_advance(s);
+    }
+}
+
+/* before a blocking call that would not advance them */
+static void ib_drain(void)
+{
+    while (npending) {
+        ib_progress();
+        if (npending) nap(&npending, -9, -9, MPI_COMM_NULL);
+    }
+}
+
+static ib *ib_of(MPI_Request r)
+{
+    for (ib *s = ibs; s; s = s->next)
+        if ((MPI_Request)(void *)s == r) return s;
+    return NULL;
+}
+
+int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    int size = 0, np = 0;
+    PMPI_Comm_size(comm, &np);
+    if (count < 0 || root < 0 || root >= np || PMPI_Type_size(dt, &size) != MPI_SUCCESS)
+        return PMPI_Ibcast(buf, count, dt, root, comm, req); /* its errors */
+    ib *s = calloc(1, sizeof *s);
+    s->c = ib_comm_of(comm);
+    s->tag = IB_TAG0 + (int)(s->c->seq++ & 0xffffff);
+    s->root = root;
+    s->ubuf = buf;
+    s->count = count;
+    s->dt = dt;
+    const size_t n = (size_t)count * (size_t)size;
+    MPI_Aint lb, ext, tlb, text;
+    PMPI_Type_get_extent(dt, &lb, &ext);
+    PMPI_Type_get_true_extent(dt, &tlb, &text);
+    if ((size_t)text == (size_t)size && (count < 2 || (size_t)ext == (size_t)size)) {
+        s->bytes = (char *)buf + tlb;
+    } else {
+        s->bytes = s->tmp = malloc(n ? n : 1);
+        s->psize = (int)n;
+        if (s->c->me == root) {
+            int pos = 0;
+            PMPI_Pack(buf, count, dt, s->tmp, (int)n, &pos, comm);
+        }
+    }
+    if (n) ib_plan(s, n);
+    s->req = malloc((size_t)(s->nop ? s->nop : 1) * sizeof *s->req);
+    s->next = NULL;
+    ib **pp = &ibs;
+    while (*pp) pp = &(*pp)->next;
+    *pp = s;
+    npending++;
+    s->c->pending++;
+    ib_advance(s);
+    *req = (MPI_Request)(void *)s;
+    return MPI_SUCCESS;
+}
+
+/* one test, no nap: a request kept by get_status, one of the schedules
+ * above, or SMPI's own */
+static int test1(MPI_Request *r, int *flag, MPI_Status *st)
+{
+    if (nkept && forget(*r)) {
+        *r = MPI_REQUEST_NULL;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    ib *s = npending || ibs ? ib_of(*r) : NULL;
+    if (s) {
+        *flag = s->done;
+        if (s->done) {
+            if (st != MPI_STATUS_IGNORE) memset(st, 0, sizeof *st);
+            ib_release(s);
+            *r = MPI_REQUEST_NULL;
+        }
+        return MPI_SUCCESS;
+    }
+    return PMPI_Test(r, flag, st);
+}
+
 int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *s)
 {
     if (r == MPI_REQUEST_NULL) return PMPI_Request_get_status(r, flag, s);
@@ -68,6 +515,13 @@ int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *s)
             if (s != MPI_STATUS_IGNORE) memset(s, 0, sizeof *s);
             return MPI_SUCCESS;
         }
+    ib_progress();
+    ib *b = ibs ? ib_of(r) : NULL;
+    if (b) {
+        *flag = b->done;
+        if (s != MPI_STATUS_IGNORE) memset(s, 0, sizeof *s);
+        return MPI_SUCCESS;
+    }
     MPI_Request c = r;
     int rc = PMPI_Test(&c, flag, s);
     if (rc == MPI_SUCCESS && *flag && c == MPI_REQUEST_NULL) {
@@ -80,47 +534,173 @@ int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *s)
     return rc;
 }
 
+int MPI_Test(MPI_Request *r, int *flag, MPI_Status *s)
+{
+    ib_progress();
+    const MPI_Request was = *r;
+    int rc = test1(r, flag, s);
+    if (rc == MPI_SUCCESS && !*flag) nap(was, -9, -9, MPI_COMM_NULL);
+    return rc;
+}
+
 int MPI_Wait(MPI_Request *r, MPI_Status *s)
 {
     if (nkept && forget(*r)) {
         *r = MPI_REQUEST_NULL;
         return MPI_SUCCESS;
     }
-    return PMPI_Wait(r, s);
-}
-
-/* the poll in progress: what failed last (a request, or a probe's source,
- * tag and communicator) and the simulated time of its first failure */
-static struct { MPI_Request r; int src, tag; MPI_Comm comm; double since; } cur = {MPI_REQUEST_NULL, -9, -9, MPI_COMM_NULL, 0};
-
-static void nap(MPI_Request r, int src, int tag, MPI_Comm comm)
-{
-    const double now = MPI_Wtime();
-    if (r != cur.r || src != cur.src || tag != cur.tag || comm != cur.comm)
-        cur.r = r, cur.src = src, cur.tag = tag, cur.comm = comm, cur.since = now;
-    double d = (now - cur.since) / 256;
-    if (d < 1e-9) d = 1e-9;
-    struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9) + 1};
-    nanosleep(&ts, NULL);
-}
-
-int MPI_Test(MPI_Request *r, int *flag, MPI_Status *s)
-{
-    if (nkept && forget(*r)) {
-        *r = MPI_REQUEST_NULL;
-        *flag = 1;
-        return MPI_SUCCESS;
+    for (;;) {
+        if (!npending && !(ibs && ib_of(*r))) return PMPI_Wait(r, s);
+        int flag = 0, rc = MPI_Test(r, &flag, s);
+        if (rc != MPI_SUCCESS || flag) return rc;
     }
-    const MPI_Request was = *r;
-    int rc = PMPI_Test(r, flag, s);
-    if (rc == MPI_SUCCESS && !*flag) nap(was, -9, -9, MPI_COMM_NULL);
-    return rc;
+}
+
+int MPI_Waitany(int n, MPI_Request *r, int *idx, MPI_Status *s)
+{
+    for (;;) {
+        int ours = 0, live = 0;
+        for (int i = 0; i < n && ibs && !ours; i++) ours = r[i] != MPI_REQUEST_NULL && ib_of(r[i]);
+        if (!npending && !ours && !nkept) return PMPI_Waitany(n, r, idx, s);
+        ib_progress();
+        for (int i = 0; i < n; i++) {
+            if (r[i] == MPI_REQUEST_NULL) continue;
+            live = 1;
+            int flag = 0, rc = test1(&r[i], &flag, s);
+            if (rc != MPI_SUCCESS || flag) {
+                *idx = i;
+                return rc;
+            }
+        }
+        if (!live) {
+            *idx = MPI_UNDEFINED;
+            return MPI_SUCCESS;
+        }
+        nap(r, -9, -9, MPI_COMM_NULL);
+    }
+}
+
+int MPI_Request_free(MPI_Request *r)
+{
+    ib *s = ibs ? ib_of(*r) : NULL;
+    if (!s) return PMPI_Request_free(r);
+    if (s->done) ib_release(s);
+    else s->freed = 1;
+    *r = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+/* a request of SMPI's waited for while the schedules advance */
+static int wait_progress(MPI_Request *r, MPI_Status *s)
+{
+    for (;;) {
+        if (!npending) return PMPI_Wait(r, s);
+        ib_progress();
+        int flag = 0, rc = PMPI_Test(r, &flag, s);
+        if (rc != MPI_SUCCESS || flag) return rc;
+        nap(r, -9, -9, MPI_COMM_NULL);
+    }
+}
+
+int MPI_Recv(void *buf, int n, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Status *s)
+{
+    if (!npending) return PMPI_Recv(buf, n, dt, src, tag, comm, s);
+    MPI_Request r;
+    int rc = PMPI_Irecv(buf, n, dt, src, tag, comm, &r);
+    return rc != MPI_SUCCESS ? rc : wait_progress(&r, s);
+}
+
+int MPI_Send(const void *buf, int n, MPI_Datatype dt, int dst, int tag, MPI_Comm comm)
+{
+    if (!npending) return PMPI_Send(buf, n, dt, dst, tag, comm);
+    MPI_Request r;
+    int rc = PMPI_Isend(buf, n, dt, dst, tag, comm, &r);
+    return rc != MPI_SUCCESS ? rc : wait_progress(&r, MPI_STATUS_IGNORE);
+}
+
+int MPI_Ssend(const void *buf, int n, MPI_Datatype dt, int dst, int tag, MPI_Comm comm)
+{
+    if (!npending) return PMPI_Ssend(buf, n, dt, dst, tag, comm);
+    MPI_Request r;
+    int rc = PMPI_Issend(buf, n, dt, dst, tag, comm, &r);
+    return rc != MPI_SUCCESS ? rc : wait_progress(&r, MPI_STATUS_IGNORE);
+}
+
+int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int dst, int stag, void *rb, int rn,
+                 MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *s)
+{
+    if (!npending) return PMPI_Sendrecv(sb, sn, st, dst, stag, rb, rn, rt, src, rtag, comm, s);
+    MPI_Request r[2];
+    int rc = PMPI_Irecv(rb, rn, rt, src, rtag, comm, &r[0]);
+    if (rc == MPI_SUCCESS) rc = PMPI_Isend(sb, sn, st, dst, stag, comm, &r[1]);
+    if (rc == MPI_SUCCESS) rc = wait_progress(&r[1], MPI_STATUS_IGNORE);
+    return rc != MPI_SUCCESS ? rc : wait_progress(&r[0], s);
+}
+
+/* blocking collectives: the pending schedules first */
+int MPI_Barrier(MPI_Comm comm)
+{
+    ib_drain();
+    return PMPI_Barrier(comm);
+}
+
+int MPI_Bcast(void *buf, int n, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+    ib_drain();
+    return PMPI_Bcast(buf, n, dt, root, comm);
+}
+
+int MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    ib_drain();
+    return PMPI_Allreduce(sb, rb, n, dt, op, comm);
+}
+
+int MPI_Reduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+{
+    ib_drain();
+    return PMPI_Reduce(sb, rb, n, dt, op, root, comm);
+}
+
+int MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
+                  MPI_Comm comm)
+{
+    ib_drain();
+    return PMPI_Allgather(sb, sn, st, rb, rn, rt, comm);
+}
+
+int MPI_Finalize(void)
+{
+    ib_drain();
+    while (ibs) ib_release(ibs); /* finished, never waited for */
+    while (ibcomms) ib_comm_drop(ibcomms);
+    free(wnode);
+    wnode = NULL;
+    return PMPI_Finalize();
+}
+
+/* a communicator freed under a pending schedule: freed when it finishes
+ * (MPI lets pending operations complete) */
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    for (ib_comm *c = ibcomms; c; c = c->next)
+        if (c->comm == *comm) {
+            if (c->pending) {
+                c->free_later = 1;
+                *comm = MPI_COMM_NULL;
+                return MPI_SUCCESS;
+            }
+            ib_comm_drop(c);
+            break;
+        }
+    return PMPI_Comm_free(comm);
 }
 
 int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *s)
 {
+    ib_progress();
     int rc = PMPI_Iprobe(src, tag, comm, flag, s);
-    if (rc == MPI_SUCCESS && !*flag) nap(MPI_REQUEST_NULL, src, tag, comm);
+    if (rc == MPI_SUCCESS && !*flag) nap(NULL, src, tag, comm);
     return rc;
 }
 

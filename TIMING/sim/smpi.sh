@@ -29,13 +29,14 @@ SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
 #     and receives alike.
 #   make calibrate measures both on the machine at hand and prints them as
 #   the SIM_OS and SIM_EAGER to export (TIMING/tsimcal.c).
-# What SMPI cannot stand for: MPI_Ibcast, which ' ' broadcasts of more than
-# 12 KB use, has no selector in SimGrid 3.32 -- its root posts p-1 sends at
-# once, a flat tree, where MPICH runs a binomial tree or scatter-allgather
-# -- so no figure of a long ' ' broadcast at scale is MPICH's; a copy costs
-# no simulated time, so the library's sends straight from A (64 KB and
-# more, when the receivers are there) pay their words and save nothing;
-# and SMPI moves a message whether or not its sender is inside MPI.
+# MPI_Ibcast, which ' ' broadcasts of more than 12 KB use, has no selector
+# in SimGrid 3.32 (its root posts p-1 sends at once, a flat tree), so the
+# simulation's layer TIMING/sim/simmpi.c runs MPICH 4.0.2's schedules
+# instead, advanced only by their process's MPI calls, as MPICH's are.
+# What SMPI cannot stand for: a copy costs no simulated time, so the
+# library's sends straight from A (64 KB and more, when the receivers are
+# there) pay their words and save nothing; and SMPI moves a point-to-point
+# message whether or not its sender is inside MPI.
 SIM_EAGER=${SIM_EAGER:-8192}
 SIM_OS=${SIM_OS:-0.00000018}
 # sim_mpich_cfg EAGER OS: those settings for another eager threshold and

@@ -1,0 +1,154 @@
+/*
+ * t_ibcast.c -- the simulation layer's MPI_Ibcast (TIMING/sim/simmpi.c),
+ * MPICH 4.0.2's schedules, checked under SMPI by TIMING/sim/ibcast.sh.
+ *
+ * 1. Data.  On MPI_COMM_WORLD, on its even and odd halves, and on the
+ *    world in reverse order (so that a communicator's rank order is not its
+ *    nodes' order), for lengths on both sides of MPICH's bounds (12,288 and
+ *    524,288 bytes) and roots at both ends and in the middle, contiguous
+ *    bytes and a strided vector of doubles: every receiver gets the root's
+ *    data, and the guard zone behind each buffer is untouched.
+ * 2. Progress as MPICH's.  The root posts its broadcast and then is away
+ *    from MPI for 20 ms (a simulated sleep).  Receivers of a short one (100
+ *    bytes: binomial, the root's eager sends posted at once) finish before
+ *    the root is back; in a long one (1 MB on all ranks: scatter, then a
+ *    ring allgather the root takes part in) the last receiver finishes
+ *    only after it.
+ * Prints one "ok"/"WRONG" line per check on rank 0, then "N passed, M failed".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <mpi.h>
+
+#define GUARD 64
+static int me, pass, fail;
+
+static void check(int ok, const char *what)
+{
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (me == 0) printf("%s %s\n", all ? "ok   " : "WRONG", what);
+    if (all) pass++;
+    else fail++;
+}
+
+static unsigned char pat(size_t i, int seed) { return (unsigned char)(i * 131 + (size_t)seed * 7 + 1); }
+
+/* one broadcast of n bytes (strided: n/8 doubles, every other one of
+ * 2n/8) from root on comm, checked */
+static int one(MPI_Comm comm, size_t n, int root, int strided, int seed)
+{
+    int r;
+    MPI_Comm_rank(comm, &r);
+    const size_t span = strided ? 2 * n : n;
+    unsigned char *b = malloc(span + GUARD);
+    for (size_t i = 0; i < span; i++) b[i] = r == root ? pat(i, seed) : 0xab;
+    memset(b + span, 0xcd, GUARD);
+    MPI_Datatype t = MPI_BYTE;
+    int count = (int)n;
+    if (strided) {
+        MPI_Type_vector((int)(n / 8), 1, 2, MPI_DOUBLE, &t);
+        MPI_Type_commit(&t);
+        count = 1;
+    }
+    MPI_Request q;
+    MPI_Ibcast(b, count, t, root, comm, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    int ok = q == MPI_REQUEST_NULL;
+    for (size_t i = 0; i < span && ok; i++) {
+        const int in = !strided || (i / 8) % 2 == 0; /* a byte of the vector */
+        ok = b[i] == (in || r == root ? pat(i, seed) : 0xab);
+    }
+    for (size_t i = 0; i < GUARD; i++) ok &= b[span + i] == 0xcd;
+    if (strided) MPI_Type_free(&t);
+    free(b);
+    return ok;
+}
+
+/* the receivers' latest finish after a root away for 20 ms */
+static double away(size_t n)
+{
+    int np;
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    char *b = malloc(n);
+    memset(b, me == 0 ? 1 : 0, n);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    MPI_Request q;
+    MPI_Ibcast(b, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
+    double t = 0;
+    if (me == 0) {
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        t = MPI_Wtime() - t0;
+    }
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) ok &= b[i] == 1;
+    check(ok, "data of the root-away broadcast");
+    double tmax = 0;
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    free(b);
+    return tmax;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int np;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    MPI_Comm half, rev;
+    MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, np - me, &rev);
+    const struct { MPI_Comm c; const char *name; } cs[] = {{MPI_COMM_WORLD, "world"}, {half, "halves"}, {rev, "reversed"}};
+    const size_t ns[] = {1, 100, 12280, 12288, 50000, 524280, 524288, 700008};
+    int seed = 0;
+    for (int k = 0; k < 3; k++) {
+        int p;
+        MPI_Comm_size(cs[k].c, &p);
+        const int roots[] = {0, p - 1, p / 2};
+        for (size_t j = 0; j < sizeof ns / sizeof *ns; j++)
+            for (int ri = 0; ri < 3; ri++)
+                for (int st = 0; st < 2; st++) {
+                    if (st && ns[j] % 8) continue;
+                    char what[128];
+                    snprintf(what, sizeof what, "%s (p = %d) %zu bytes%s from %d", cs[k].name, p, ns[j],
+                             st ? " strided" : "", roots[ri]);
+                    check(one(cs[k].c, ns[j], roots[ri], st, ++seed), what);
+                }
+    }
+    /* several in flight on one communicator, waited for in reverse */
+    {
+        enum { K = 4 };
+        MPI_Request q[K];
+        char *b[K];
+        for (int i = 0; i < K; i++) {
+            const size_t n = i % 2 ? 100000 : 64;
+            b[i] = malloc(n);
+            memset(b[i], me == i % np ? 'a' + i : 0, n);
+            MPI_Ibcast(b[i], (int)n, MPI_BYTE, i % np, MPI_COMM_WORLD, &q[i]);
+        }
+        int ok = 1;
+        for (int i = K - 1; i >= 0; i--) {
+            const size_t n = i % 2 ? 100000 : 64;
+            MPI_Wait(&q[i], MPI_STATUS_IGNORE);
+            for (size_t x = 0; x < n; x++) ok &= b[i][x] == 'a' + i;
+            free(b[i]);
+        }
+        check(ok, "four at once, waited for in reverse");
+    }
+    const double ts = away(100), tl = away(1 << 20);
+    if (me == 0) printf("root away 20 ms: last receiver of 100 B at %.3f ms, of 1 MB at %.3f ms\n", ts * 1e3, tl * 1e3);
+    check(ts < 0.02, "a short broadcast's receivers do not wait for an absent root");
+    check(tl > 0.02, "a long broadcast's last receiver waits for its root's return (MPICH's progress)");
+    MPI_Comm_free(&half);
+    MPI_Comm_free(&rev);
+    if (me == 0) printf("%d passed, %d failed\n", pass, fail);
+    MPI_Finalize();
+    return 0;
+}
