@@ -117,7 +117,7 @@ typedef struct ib_comm {
     struct ib_comm *next;
     MPI_Comm comm;
     unsigned seq;  /* Ibcasts so far on it: the same on every rank */
-    int np, me, *node, pending, free_later;
+    int np, me, *node, *first, shared, pending, free_later; /* first[r]: r is its node's first rank */
 } ib_comm;
 typedef struct ib {
     struct ib *next;
@@ -192,6 +192,12 @@ static ib_comm *ib_comm_of(MPI_Comm comm)
     PMPI_Group_translate_ranks(g, c->np, in, w, out);
     for (int i = 0; i < c->np; i++)
         c->node[i] = wnode && out[i] >= 0 && out[i] < wsize ? wnode[out[i]] : i;
+    c->first = malloc((size_t)c->np * sizeof *c->first);
+    for (int r = 0; r < c->np; r++) {
+        c->first[r] = 1;
+        for (int q = 0; q < r && c->first[r]; q++) c->first[r] = c->node[q] != c->node[r];
+        c->shared |= !c->first[r];
+    }
     free(in);
     free(out);
     PMPI_Group_free(&g);
@@ -209,6 +215,7 @@ static void ib_comm_drop(ib_comm *c)
             break;
         }
     free(c->node);
+    free(c->first);
     free(c);
 }
 
@@ -323,12 +330,9 @@ static void ib_plan(ib *s, size_t n)
     const ib_comm *c = s->c;
     const int p = c->np, me = c->me, root = s->root;
     int *loc = malloc((size_t)p * sizeof *loc), *heads = malloc((size_t)p * sizeof *heads);
-    int nloc = 0, nheads = 0, shared = 0, myloc = 0, myhead = -1, rootloc = 0, roothead = 0;
+    int nloc = 0, nheads = 0, myloc = 0, myhead = -1, rootloc = 0, roothead = 0;
     for (int r = 0; r < p; r++) {
-        int first = 1;
-        for (int q = 0; q < r && first; q++) first = c->node[q] != c->node[r];
-        if (!first) shared = 1;
-        if (first) {
+        if (c->first[r]) {
             if (c->node[r] == c->node[root]) roothead = nheads;
             if (r == me) myhead = nheads;
             heads[nheads++] = r;
@@ -338,7 +342,7 @@ static void ib_plan(ib *s, size_t n)
             loc[nloc++] = r;
         }
     }
-    if (!shared) {
+    if (!c->shared) {
         ib_auto(s, heads, p, me, root, n);
     } else {
         for (int k = 0; k < nloc; k++)
