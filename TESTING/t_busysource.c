@@ -22,7 +22,11 @@
  * BLACS_SOURCE_WAIT then still finishes, since the source sees the word.  Data that waited for the computation waits nearly
  * all of it, so the check is: after the first two rounds of a TOP (the
  * learning), no receiver waits more than half of COMPUTE_MS.  The
- * first rounds are reported, not checked.  Before the bound learned the
+ * first rounds are reported, not checked, and so is a round whose receiver
+ * came later than BLACS_SOURCE_WAIT after the source's call (a machine
+ * busy with other jobs can hold it back that long): the source may have
+ * left by then, and without a progress thread the data waits for its next
+ * MPI call, the documented trade (doc/topologies.md).  Before the bound learned the
  * link every round waited the whole computation here.
  */
 #include <time.h>
@@ -67,8 +71,11 @@ int main(int argc, char **argv)
     Cblacs_gridinit(&ctxt, "R", 1, 2);
     Cblacs_gridinfo(ctxt, &pr, &pc, &r, &c);
     static const char *tops[] = {"S", " ", "1"};
+    const char *sw = getenv("BLACS_SOURCE_WAIT");
+    const double swait = (sw && *sw ? atof(sw) : 10000) * 1e-6;
     for (int t = 0; t < 3; t++) {
         double worst = 0, first[2] = {0, 0};
+        int excused = 0;
         for (int k = 0; k < rounds; k++) {
             const int seed = 100 * t + k;
             tu_mat a;
@@ -77,8 +84,10 @@ int main(int argc, char **argv)
             MPI_Barrier(MPI_COMM_WORLD);
             if (me == 0) {
                 tu_mat_fill(&a, 'D', seed, NULL, NULL);
+                const double called = mono(); /* one clock for both: the hosts share the kernel */
                 Cdgebs2d(ctxt, "R", (char *)tops[t], m, 1, a.a, m);
                 compute(comp);
+                MPI_Send(&called, 1, MPI_DOUBLE, 1, 77, MPI_COMM_WORLD);
             } else {
                 if (late > 0) {
                     struct timespec ts = {(time_t)late, (long)((late - (double)(time_t)late) * 1e9)};
@@ -89,15 +98,20 @@ int main(int argc, char **argv)
                 const double w = mono() - t0;
                 long bad = tu_mat_check(&a, 'D', seed, NULL, NULL, 0x5A, "broadcast");
                 TU_CHECK(bad == 0, "TOP '%s' round %d: %ld wrong elements", tops[t], k, bad);
+                double called;
+                MPI_Recv(&called, 1, MPI_DOUBLE, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 if (k < 2) first[k] = w;
+                else if (t0 - called > swait) excused++;
                 else if (w > worst) worst = w;
             }
             tu_mat_free(&a);
         }
         if (me == 1) {
             printf("TOP '%s': %ld doubles, source computing %.0f ms, receiver %.0f ms late: it waited %.1f and %.1f ms in "
-                   "the first two rounds, at most %.1f ms after\n",
-                   tops[t], (long)m, comp * 1e3, late * 1e3, first[0] * 1e3, first[1] * 1e3, worst * 1e3);
+                   "the first two rounds, at most %.1f ms after (%d round%s not checked: the receiver came more than "
+                   "BLACS_SOURCE_WAIT after the source's call)\n",
+                   tops[t], (long)m, comp * 1e3, late * 1e3, first[0] * 1e3, first[1] * 1e3, worst * 1e3, excused,
+                   excused == 1 ? "" : "s");
             TU_CHECK(worst < 0.5 * comp,
                      "TOP '%s': a receiver waited %.1f ms for %ld doubles while the source computed %.0f ms: "
                      "the data waited for the computation", tops[t], worst * 1e3, (long)m, comp * 1e3);
