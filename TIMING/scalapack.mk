@@ -62,7 +62,11 @@ SL_WRAPS := $(foreach t,i s d c z,$(foreach f,$(SL_FAMS),$(t)$(f)_ C$(t)$(f)))
 # and every BLAS and LAPACK routine it calls locally, by sl_flops.c (the flops mode)
 SL_FLOPWRAPS := dgemm_ dsymm_ dsyrk_ dsyr2k_ dtrmm_ dtrsm_ dgemv_ dger_ dsymv_ dsyr_ dsyr2_ dtrmv_ \
                 dtrsv_ daxpy_ ddot_ dscal_ dcopy_ dswap_ idamax_ dlarfg_ dlacpy_ dlaset_
-SL_LDWRAP := -Wl,$(subst $(eval) ,$(comma),$(strip $(foreach w,$(SL_WRAPS) $(SL_FLOPWRAPS),--wrap=$(w))))
+# and the BLACS' own copies and combine operations, by sl_copy.c and (the
+# reference's loops) sl_refcost.c: a wrap with nothing to wrap does nothing
+SL_COPYWRAPS := memcpy MPI_Pack MPI_Unpack $(foreach t,i s d,BI_$(t)mvcopy BI_$(t)vmcopy) \
+                $(foreach t,i s d c z,$(foreach o,sum amx amn amx2 amn2,BI_$(t)vv$(o)))
+SL_LDWRAP := -Wl,$(subst $(eval) ,$(comma),$(strip $(foreach w,$(SL_WRAPS) $(SL_FLOPWRAPS) $(SL_COPYWRAPS),--wrap=$(w))))
 
 .PHONY: bench-scalapack bench-scalapack-bins
 bench-scalapack:
@@ -107,9 +111,9 @@ $(SL_B)/obj/sim/%.o: TIMING/sim/%.c TIMING/sim/sl_wrap.h TIMING/sim/sl_smpi_comp
 	@mkdir -p $(dir $@)
 	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -c -o $@ $<
 
-SL_DRV := $(SL_B)/obj/sim/sl_bench.o $(SL_B)/obj/sim/sl_wrap.o $(SL_B)/obj/sim/sl_flops.o
-$(SL_B)/sl_bench_ref: $(SL_DRV) $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a $(SIM_B)/obj/sim/simmpi.o
-	$(SMPICC) -o $@ $(SL_LDWRAP) $(SL_DRV) $(SIM_B)/obj/sim/simmpi.o $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a \
+SL_DRV := $(SL_B)/obj/sim/sl_bench.o $(SL_B)/obj/sim/sl_wrap.o $(SL_B)/obj/sim/sl_flops.o $(SL_B)/obj/sim/sl_copy.o
+$(SL_B)/sl_bench_ref: $(SL_DRV) $(SL_B)/obj/sim/sl_refcost.o $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a $(SIM_B)/obj/sim/simmpi.o
+	$(SMPICC) -o $@ $(SL_LDWRAP) $(SL_DRV) $(SL_B)/obj/sim/sl_refcost.o $(SIM_B)/obj/sim/simmpi.o $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a \
 	  $(SL_B)/libscalapack.a $(SL_B)/libblacs-ref.a $(SL_BLAS) -lgfortran -lm
 # both on the same simulated MPI (simmpi.c, SMPI corrected where it departs
 # from MPICH); ours: the objects of the simulated build (TIMING/simulate.mk)

@@ -31,6 +31,10 @@
 # machine everywhere; SL_MACHINE=calibrated: calibrated everywhere (on the
 # node platforms a ping-pong between nodes, 1.86 us and 4e-5 us a byte).
 # The reference BLACS has no model.
+# In the comm and flops modes each BLACS's own copies (its buffers, packs
+# and unpacks, inside its communication routines) cost SL_COPY_BETA us a
+# byte (default 5e-5, 20 GB/s, the library's built-in T_m; sl_copy.c), and
+# the reference's combine operations a flop an item, as ours' do (simops.c).
 # Writes under OUTDIR:
 #   scalapack.csv      one row per cell: times, ratio, checksums
 #   scalapack.txt      ours/reference per routine x (grid, N, network), per mode,
@@ -40,7 +44,7 @@
 #   raw/               every simulation's output and BLACS accounting
 # Knobs (environment): BENCH_SL_QUICK=1 (4x4 N=1024 per network, comm), SL_JOBS
 # (simulations at once, default 2), SL_TIMEOUT (seconds per simulation,
-# default 3600), SL_HOST_SPEED, SL_MACHINE, SL_CELLS (the cell list, overriding the
+# default 3600), SL_HOST_SPEED, SL_MACHINE, SL_COPY_BETA, SL_CELLS (the cell list, overriding the
 # built-in one: "PxQ:N:routines:modes ..." e.g. "4x4:2048:getrf,potrf:comm").
 set -u
 B=${1:?build dir}; OUT=${2:?out dir}
@@ -103,8 +107,10 @@ run1() { # lib net mode P Q N routines
   local tag=${lib}_${net}_${m}_${p}x${q}_N${n}
   local cfg=()
   [ "$m" = comp ] && cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:$SPEED)
-  local flops=0
+  local flops=0 copyb=${SL_COPY_BETA:-5e-5}
   [ "$m" = flops ] && flops=1
+  # the BLACS' own copies (sl_copy.c): measured with the host code in comp
+  [ "$m" = comp ] && copyb=0
   # (run1 runs in a subshell of its own: the export stays in this job)
   # ranks by block on the node platforms (node16: 16 a node)
   case $net in node*) export SIM_PPN=${net#node} ;; *) unset SIM_PPN ;; esac
@@ -113,7 +119,7 @@ run1() { # lib net mode P Q N routines
     export BLACS_ALPHA BLACS_BETA
   fi
   local t0=$(date +%s)
-  SL_FLOPS=$flops sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$lib" "${SIM_MPICH[@]}" "${cfg[@]}" \
+  SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$lib" "${SIM_MPICH[@]}" "${cfg[@]}" \
     "$rs" "$n" "$NB" "$p" "$q" "$RAW/$tag.wrap" > "$RAW/$tag.out" 2> "$RAW/$tag.err"
   local rc; rc=$(sim_status $? "$RAW/$tag.err")
   echo "  $tag: rc $rc, $(( $(date +%s) - t0 )) s wall"

@@ -12,7 +12,8 @@
  *   blacs_routine,scope,top,calls,seconds
  * rows (seconds summed over ranks).  Point-to-point routines have scope
  * and top '-'.  The table is a global: SMPI's dlopen privatisation gives
- * every simulated rank its own.
+ * every simulated rank its own.  While a call is inside, sl_in_blacs is
+ * non-zero: the simulations charge the copies made there (sl_copy.c).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -84,6 +85,9 @@ void sl_wrap_dump(const char *path)
     fclose(f);
 }
 
+/* inside a BLACS call (sl_copy.c charges the copies made there) */
+int sl_in_blacs;
+
 /* W(name, fam, typ, scope, top, params, args): __real_name and its wrapper */
 #define W(name, fam, typ, sc, tp, params, args)                                                    \
     void __real_##name params;                                                                     \
@@ -91,7 +95,9 @@ void sl_wrap_dump(const char *path)
     void __wrap_##name params                                                                      \
     {                                                                                              \
         double t0 = MPI_Wtime();                                                                   \
+        sl_in_blacs++;                                                                             \
         __real_##name args;                                                                        \
+        sl_in_blacs--;                                                                             \
         add(fam, typ, sc, tp, MPI_Wtime() - t0);                                                   \
     }
 
