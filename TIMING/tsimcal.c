@@ -11,6 +11,9 @@
  *              1,000 round trips), in seconds;
  *   SIM_BW     bytes a second of a 4 MB ping-pong, its 8-byte time left
  *              out (median of 5 rounds of 4 round trips);
+ *   SIM_COPY   us a byte of a memcpy of 256 KB, warm (median of 5 rounds of
+ *              50): what a BLACS's own copies cost in the simulations
+ *              (SL_COPY_BETA, TIMING/sim/sl_copy.c);
  * and, for the record, a failed MPI_Test and MPI_Iprobe (the simulation's
  * polls nap instead: TIMING/sim/simmpi.c).  Part of make calibrate;
  * TIMING/sim/sl_real.sh makes its two-host platforms from SIM_LAT and SIM_BW.
@@ -18,6 +21,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <mpi.h>
 #include "tpingpong.h"
@@ -107,6 +111,26 @@ int main(int argc, char **argv)
             MPI_Recv(buf, sz, MPI_BYTE, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
     }
+    /* a copy of 256 KB, warm */
+    enum { CB = 1 << 18, CN = 50 };
+    double cpy[R];
+    char *cs = malloc(CB), *cd = malloc(CB);
+    if (!cs || !cd) MPI_Abort(MPI_COMM_WORLD, 2);
+    memset(cs, 1, CB);
+    memcpy(cd, cs, CB);
+    for (int r = 0; r < R; r++) {
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < CN; i++) {
+            cs[i] = (char)i;
+            memcpy(cd, cs, CB);
+        }
+        cpy[r] = (MPI_Wtime() - t0) / CN / CB * 1e6;
+    }
+    qsort(cpy, R, sizeof *cpy, cmp);
+    volatile char sink = cd[CN - 1];
+    (void)sink;
+    free(cs);
+    free(cd);
     free(buf);
     if (me == 0) {
         printf("# the simulated MPI of make bench-scalapack (TIMING/sim/smpi.sh), from this MPI:\n");
@@ -116,7 +140,9 @@ int main(int argc, char **argv)
                tprobe * 1e6, eager);
         printf("#   a ping-pong's one-way time: 8 bytes %.3f us, 4 MB %.1f us (%.3g bytes/s)\n", lat[R / 2] * 1e6,
                big[R / 2] * 1e6, bw);
-        printf("export SIM_OS=%.3g SIM_EAGER=%d SIM_LAT=%.3g SIM_BW=%.3g\n", post[R / 2], eager, lat[R / 2], bw);
+        printf("#   a copy of 256 KB: %.3g us a byte (%.1f GB/s)\n", cpy[R / 2], 1e-3 / cpy[R / 2]);
+        printf("export SIM_OS=%.3g SIM_EAGER=%d SIM_LAT=%.3g SIM_BW=%.3g SIM_COPY=%.3g\n", post[R / 2], eager,
+               lat[R / 2], bw, cpy[R / 2]);
     }
     MPI_Finalize();
     return 0;

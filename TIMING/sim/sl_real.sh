@@ -31,7 +31,9 @@
 #      20 Gflop/s; the rate is 20 Gflop/s times simulated over the median
 #      real, and each routine is simulated alone on hosts of its rate.
 #      (This machine's speed drifted by up to 1.7 times within an hour, so
-#      the rate is measured beside the runs it stands for.)  Our library
+#      the rate is measured beside the runs it stands for.)  Each BLACS's
+#      own copies cost SIM_COPY us a byte, this machine's memcpy as Tsim
+#      measures it (sl_copy.c).  Our library
 #      gets its built-in machine in both worlds.  SLR_COMPUTE=measured
 #      charges instead each rank's computation as SMPI times it here
 #      (smpi/simulate-computation:yes; the median of SLR_SIMREPS runs,
@@ -108,13 +110,13 @@ sim() {
   local set=$1 g=$2 p q r lib rt
   p=${g%x*}; q=${g#*x}
   local line; line=$(grep '^export SIM_' "$RAW/tsim_$set.txt") || { echo "sl_real.sh: no calibration for $set"; return 1; }
-  local SIM_OS SIM_EAGER SIM_LAT SIM_BW
+  local SIM_OS SIM_EAGER SIM_LAT SIM_BW SIM_COPY=5e-5
   eval "${line#export }"
   local cfg
   read -r -a cfg <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS")"
-  local flops=1 runs=("$ROUT") speed
+  local flops=1 runs=("$ROUT") speed copyb=$SIM_COPY
   if [ "${SLR_COMPUTE:-flops}" = measured ]; then
-    cfg+=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:20Gf); flops=0
+    cfg+=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:20Gf); flops=0; copyb=0
   else
     runs=(${ROUT//,/ })
   fi
@@ -141,7 +143,7 @@ sim() {
       for lib in ref ours; do
         local f=$RAW/sim_${set}_${g}_${lib}_${rt//,/_}_$r
         (unset SIM_PPN BLACS_ALPHA BLACS_BETA
-         SL_FLOPS=$flops sim_run 2 "$pf" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q") \
+         SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$pf" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q") \
           > "$f.out" 2> "$f.err"
         local rc; rc=$(sim_status $? "$f.err")
         [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; continue; }

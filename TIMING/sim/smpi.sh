@@ -33,10 +33,12 @@ SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
 # in SimGrid 3.32 (its root posts p-1 sends at once, a flat tree), so the
 # simulation's layer TIMING/sim/simmpi.c runs MPICH 4.0.2's schedules
 # instead, advanced only by their process's MPI calls, as MPICH's are.
-# What SMPI cannot stand for: a copy costs no simulated time, so the
-# library's sends straight from A (64 KB and more, when the receivers are
-# there) pay their words and save nothing; and SMPI moves a point-to-point
-# message whether or not its sender is inside MPI.
+# What SMPI cannot stand for: a copy costs no simulated time (make
+# bench-scalapack charges each BLACS's own copies itself: SL_COPY_BETA,
+# TIMING/sim/sl_copy.c; the other simulations do not, so there the
+# library's sends straight from A pay their words and save nothing); and
+# SMPI moves a point-to-point message whether or not its sender is inside
+# MPI.
 SIM_EAGER=${SIM_EAGER:-8192}
 SIM_OS=${SIM_OS:-0.00000018}
 # sim_mpich_cfg EAGER OS: those settings for another eager threshold and
