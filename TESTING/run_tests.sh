@@ -42,6 +42,7 @@ for list in "$@"; do
       cmd="${envs}valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=TESTING/valgrind.supp $cmd"
     fi
     log="$logdir/$name.log"
+    re=${expect#*:}; re=${re//\\s/[[:space:]]} # out: and err: tests' pattern
     t0=$(date +%s.%N)
     for try in 1 2; do
       if [ "$np" = 0 ]; then
@@ -55,9 +56,8 @@ for list in "$@"; do
       # stderr (seen on a loaded machine: rc 14, MPI_ERR_TRUNCATE, and only
       # the other rank's output).  Run once more; a wrong message, or none
       # twice, still fails.
-      ere=${expect#err:}; ere=${ere//\\s/[[:space:]]}
       [[ $expect == err:* ]] && [ $rc != 0 ] && [ $rc != 124 ] && [ $try = 1 ] \
-        && ! grep -qE -- "$ere" "$log" && ! grep -qE 'ERROR|[Ee]rror|Abort|Fatal|signal' "$log" || break
+        && ! grep -qE -- "$re" "$log" && ! grep -qE 'ERROR|[Ee]rror|Abort|Fatal|signal' "$log" || break
       echo "$name: exit $rc without any error output; run once more" >&2
     done
     dt=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
@@ -75,10 +75,8 @@ for list in "$@"; do
         continue
       fi
     elif [[ $expect == out:* ]]; then
-      re=${expect#out:}; re=${re//\\s/[[:space:]]}
       [ $rc = 0 ] && grep -qE -- "$re" "$log" && ok=1
     else
-      re=${expect#err:}; re=${re//\\s/[[:space:]]}
       [ $rc != 0 ] && [ $rc != 124 ] && grep -qE -- "$re" "$log" && ok=1
     fi
     if [ $ok = 1 ]; then pass=$((pass+1)); printf '%-40s ok %6ss\n' "$name" "$dt"
