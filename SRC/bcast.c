@@ -70,17 +70,31 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     } else if (c.plan.mpi && (sender || bi_bcast_mpi_inplace())) {
         c.buf = A;  /* a receiver's shape moved by MPI through its datatype */
         c.shape = contig ? NULL : s;
-    } else if (words && sender && bi_words_in(&c, contig ? c.plan.ready_wait : 0, &rest) &&
-               contig) {
-        c.buf = A;  /* the source, its receivers all there */
+    } else if (words && sender) {
+        /* a contiguous A is copied while the words are waited for */
+        b = bi_buf_get(c.count * c.isize);
+        if (bi_words_in(&c, contig ? c.plan.ready_wait : 0, b->data, contig ? A : NULL,
+                        c.count * c.isize, &rest) && contig) {
+            bi_buf_release(b); /* the source, its receivers all there */
+            b = NULL;
+            c.buf = A;
+        } else {
+            if (!contig) bi_pack(s, A, b->data);
+            c.buf = b->data;
+            c.owner = b;
+            bi_words_queue(&c, b, rest); /* words still to come (none if all came) */
+        }
     } else {
         b = bi_buf_get(c.count * c.isize);
-        if (sender) bi_pack(s, A, b->data);
+        /* a contiguous A is copied as it is sent (bi_isend): LAWN 73's
+         * source latency is then the copy of one piece, not of the vector */
+        if (sender && contig && !c.plan.mpi) c.from = A;
+        else if (sender) bi_pack(s, A, b->data);
         c.buf = b->data;
         c.owner = b;
-        bi_words_queue(&c, b, rest); /* words still to come (none if all came) */
     }
     c.plan.run(&c);
+    bi_copy_upto(&c, c.count * c.isize); /* (every topology has sent all by now) */
     if (b && !sender) bi_unpack(s, b->data, A);
     if (said != MPI_REQUEST_NULL)
         bi_wait(&said, MPI_STATUS_IGNORE, 's', bi_scope_commrank(sc, root), c.tag, 0);

@@ -161,21 +161,25 @@ static void recv_counted(const bi_coll *c, MPI_Comm comm)
  * source it is there: a word of no bytes on the broadcast's message ID,
  * on the private communicator like every message of the library's own
  * topologies (the IDs keep it apart from them).  The source waits for
- * those words at most what the copy would cost (plan.ready_wait, within
- * BLACS_SOURCE_WAIT).  With every word in, each receiver is inside its
+ * those words at most what the copy should cost (plan.ready_wait, within
+ * BLACS_SOURCE_WAIT), copying a contiguous A meanwhile (bi_copy_waiting,
+ * wait.c).  With every word in, each receiver is inside its
  * broadcast/receive, which does not return before the broadcast
  * completes: the source posts MPI_Ibcast from A as it lies and waits for
- * it, and no program can make that wait a hang.  Without them it copies
- * as before and leaves the words still to come on the copy's request
- * queue.  Both sides decide from the element count alone, which they
- * share.  Only where MPI checks the broadcast's count itself (MPICH):
+ * it, and no program can make that wait a hang.  Without them it sends
+ * the copy as before and leaves the words still to come on the copy's
+ * request queue.  Both sides decide from the element count alone, which
+ * they share.  Only where MPI checks the broadcast's count itself (MPICH):
  * elsewhere the count travels first (above).
  * The words are transport.c's, as for the other letters (bcast.c).
- * send_direct: 1 if it sent from A; else 0 and *rdy the words to come
- * (c->np - 1 requests, some of them done) */
-static int send_direct(bi_coll *c, MPI_Comm comm, MPI_Request **rdy)
+ * send_direct: 1 if it sent from A; else 0, *rdy the words to come
+ * (c->np - 1 requests, some of them done), and a contiguous A copied into
+ * w as send_copy puts it */
+static int send_direct(bi_coll *c, MPI_Comm comm, bi_buf *w, MPI_Request **rdy)
 {
-    if (!bi_words_in(c, c->plan.ready_wait, rdy)) return 0;
+    const size_t nb = c->count * c->isize;
+    if (!bi_words_in(c, c->plan.ready_wait, w->data + HDR, c->shape ? NULL : c->buf, nb, rdy))
+        return 0;
     MPI_Request b;
     bi_mpicount k = data_of(c);
     BI_MPI(MPI_Ibcast(c->buf, k.n, k.dt, c->root, comm, &b), "MPI_Ibcast");
@@ -185,18 +189,19 @@ static int send_direct(bi_coll *c, MPI_Comm comm, MPI_Request **rdy)
 }
 
 /* The source: A (c->buf, c->shape when not contiguous: bcast.c hands it
- * over as it lies) copied once into a BLACS buffer, the header in front
- * where there is one, every broadcast posted from there */
-static void send_copy(bi_coll *c, MPI_Comm comm, MPI_Request *rdy, bi_reqs *mark)
+ * over as it lies) copied once into the BLACS buffer w (unless copied:
+ * send_direct did), the header in front where there is one, every
+ * broadcast posted from there */
+static void send_copy(bi_coll *c, MPI_Comm comm, bi_buf *w, int copied, MPI_Request *rdy,
+                      bi_reqs *mark)
 {
     const size_t nb = c->count * c->isize;
-    bi_buf *w = bi_buf_get(HDR + (nb ? nb : 1));
     bi_words_queue(c, w, rdy); /* receivers' words still to come (send_direct) */
     for (int i = 0; i < mark->n; i++) *bi_buf_req(w, -1) = mark->r[i];
     mark->n = 0;
     char *d = w->data + HDR;
     if (c->shape) bi_pack(c->shape, c->buf, d);
-    else if (nb) memcpy(d, c->buf, nb);
+    else if (nb && !copied) memcpy(d, c->buf, nb);
 #if !BI_MPI_CHECKS_BCAST
     const int64_t h[2] = {(int64_t)c->count, ~(int64_t)c->count};
     memcpy(w->data, h, BI_CNT_HDR);
@@ -239,12 +244,15 @@ void bi_bcast_mpi(bi_coll *c)
         MPI_Request *rdy = NULL;
         bi_reqs mark = {0};
         mark_tree(c, &mark);
-        if (c->plan.direct && send_direct(c, comm, &rdy)) {
+        const size_t nb = c->count * c->isize;
+        bi_buf *w = bi_buf_get(HDR + (nb ? nb : 1));
+        if (c->plan.direct && send_direct(c, comm, w, &rdy)) {
+            bi_buf_release(w);
             bi_coll h = *c; /* every receiver is there: the mark is through */
             h.reqs = mark;
             bi_waitall(&h);
         } else {
-            send_copy(c, comm, rdy, &mark);
+            send_copy(c, comm, w, c->plan.direct && !c->shape, rdy, &mark);
             bi_words_forget(c); /* its buffer is posted */
         }
         bi_reqs_free(&mark);

@@ -166,6 +166,9 @@ int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t 
 /* waits for a send at most limit seconds: whether it completed, and the
  * seconds waited */
 int bi_wait_bounded(MPI_Request *r, double limit, double *waited);
+/* copies while it waits for n requests, limit seconds in all: whether they
+ * all completed (else the copy is complete) */
+int bi_copy_waiting(MPI_Request *r, int n, void *dst, const void *src, size_t bytes, double limit);
 /* report a hang (what we wait in, what completed last) and stop the job */
 BI_NORETURN void bi_hang(char dir, int peer, int tag, size_t bytes, double waited);
 /* stats.c: BLACS_STATS=1, per-routine statistics of the calls completed
@@ -356,7 +359,7 @@ typedef struct {
     /* TOP ' ', long vectors: the receivers tell the source they are there,
      * on the one message ID the plan reserves, so that it may send straight
      * from A (bcast_mpi.c); ready_wait: how long (seconds) the source may
-     * wait for them, what copying A would cost */
+     * wait for them, copying A meanwhile: what the copy should cost */
     int direct;
     double ready_wait;
     /* TOP ' ' of more than BI_BCAST_SHORT bytes (or none) where short ones
@@ -407,11 +410,15 @@ struct bi_coll {
     double ordspent;   /* seconds the source has waited for its order */
     MPI_Request *words; /* a source's receivers' words not in when it copied (c->np - 1, some
                            done; also on its buffer's queue, not yet posted): bi_source_settle */
+    const char *from;  /* a broadcast source's contiguous A, copied into buf as it is sent:
+                          bytes [0, copied) are in (bi_isend; bcast.c finishes the copy) */
+    size_t copied;
 };
 
 #define BI_ANY (-1)
 /* all traffic of a scope goes over ctx->comm with scope ranks translated */
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag);  /* into c->reqs */
+void bi_copy_upto(bi_coll *c, size_t end); /* a source's copy of A, bytes up to end (c->from) */
 /* the same for a process passing data on to several: unless it is the
  * source (scope rank c->root), it first waits for its previous send */
 void bi_fwd(bi_coll *c, int to, const void *p, size_t items, int tag);
@@ -437,11 +444,14 @@ void bi_reqs_free(bi_reqs *r);
 void bi_coll_finish(bi_coll *c);
 /* receivers' words for a long broadcast from A (plan.direct, transport.c):
  * a receiver's "here" to the source (wait for it once received); the
- * source's wait for all of them, at most limit seconds: 1 if all came,
- * else 0 and *rest the c->np - 1 requests, which bi_words_queue puts on
- * buffer w's queue and keeps in c->words until bi_words_forget frees them */
+ * source's wait for all of them, at most limit seconds, copying bytes of
+ * src to dst meanwhile (none if src is NULL): 1 if all came, else 0, the
+ * copy complete, and *rest the c->np - 1 requests, which bi_words_queue
+ * puts on buffer w's queue and keeps in c->words until bi_words_forget
+ * frees them */
 MPI_Request bi_word_say(const bi_coll *c);
-int bi_words_in(const bi_coll *c, double limit, MPI_Request **rest);
+int bi_words_in(const bi_coll *c, double limit, void *dst, const void *src, size_t bytes,
+                MPI_Request **rest);
 void bi_words_queue(bi_coll *c, bi_buf *w, MPI_Request *rest);
 void bi_words_forget(bi_coll *c); /* before the buffer is posted */
 /* one MPI reduction on the scope communicator comm, sbuf -> rbuf (rbuf ==

@@ -179,11 +179,12 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
  * sends its word first, before it waits; a wildcard receive sends it once
  * it has found the source (too late to change the send, but owed).  The
  * sender of such a message posts the receive of its word; for a long,
- * contiguous message it looks for the word at most what the copy would
- * cost (T_m, BLACS_MEMCPY_BETA; BLACS_SOURCE_WAIT in all), and with it in,
- * sends A as it lies in one MPI message (the receiver, probing, tells it
- * from a first piece by its length) and waits for it.  Otherwise it copies
- * as always, and the word's receive goes on the copy's buffer queue
+ * contiguous message it copies A while it looks for the word, up to what
+ * the copy should cost (T_m, BLACS_MEMCPY_BETA; BLACS_SOURCE_WAIT in all;
+ * bi_copy_waiting, wait.c), and with the word in, sends A as it lies in one
+ * MPI message (the receiver, probing, tells it from a first piece by its
+ * length) and waits for it.  Otherwise it sends the copy's pieces as
+ * always, and the word's receive goes on the copy's buffer queue
  * (buffer.c): FREEBUFF never waits for one, EXIT gives them a moment, then
  * cancels them.  No words where the pair shares a subrange (a narrow ID
  * range, BLACS_SET 1).  make bench, T_c at 10^4 / 10^5 doubles: 1.06 /
@@ -204,12 +205,13 @@ static int worded(const bi_ctx *c, int peer, int last)
     return last && bi_msgid_p2p_apart(c, c->iam, peer);
 }
 
-/* the sender: did the word come within what the copy of bytes would cost? */
-static int word_came(MPI_Request *w, size_t bytes)
+/* the sender: how long it looks for the word -- what the copy of bytes
+ * would cost, BLACS_SOURCE_WAIT at most -- copying A meanwhile
+ * (bi_copy_waiting, wait.c) */
+static double word_limit(size_t bytes)
 {
     double limit = 1e-6 * bi_machine_default()->tm.b * (double)bytes, cap = 1e-6 * bi_source_wait();
-    double waited;
-    return bi_wait_bounded(w, limit < cap ? limit : cap, &waited);
+    return limit < cap ? limit : cap;
 }
 
 /* a message straight from A: one MPI message however long (the receiver
@@ -282,13 +284,17 @@ static void send_msg(bi_ctx *c, const bi_shape *s, const void *A, int dest, int 
     if (bi_g.trace) bi_trace_p2p((long)c->handle, c->iam, dest, nb, tag, word != MPI_REQUEST_NULL);
     /* (not past 2^31 bytes: one MPI message that long is where MPI
      * libraries are slowest and least tried; the pieces are not) */
-    if (word != MPI_REQUEST_NULL && *last && contig && nb <= INT_MAX &&
-        word_came(&word, nb)) {
-        send_direct(c, A, n, nb, t, dest, tag, routine);
-        bi_poll();
-        return;
-    }
     bi_buf *b = bi_buf_take(nb);
+    int copied = 0; /* A is in b already (the word's wait) */
+    if (word != MPI_REQUEST_NULL && *last && contig && nb <= INT_MAX) {
+        if (bi_copy_waiting(&word, 1, b->data, A, nb, word_limit(nb))) {
+            bi_buf_release(b);
+            send_direct(c, A, n, nb, t, dest, tag, routine);
+            bi_poll();
+            return;
+        }
+        copied = 1;
+    }
     if (n < piece_elems(0, es, net)) {
         if (contig) {
             if (nb) memcpy(b->data, A, nb);
@@ -300,8 +306,10 @@ static void send_msg(bi_ctx *c, const bi_shape *s, const void *A, int dest, int 
         size_t e = 0;
         for (int j = 0;; j++) {
             size_t full = piece_elems(j, es, net), k = n - e < full ? n - e : full;
-            if (contig) memcpy(b->data + e * es, (const char *)A + e * es, k * es);
-            else walk_copy(&w, b->data + e * es, k, 1);
+            if (!copied) {
+                if (contig) memcpy(b->data + e * es, (const char *)A + e * es, k * es);
+                else walk_copy(&w, b->data + e * es, k, 1);
+            }
             isend(c, b, e * es, k, t, dest, tag, routine);
             e += k;
             if (k < full) break; /* the last piece; after a full one another follows */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
+#include <string.h>
 #include "core.h"
 
 static FILE *trace_file(void)
@@ -208,8 +209,20 @@ static void source_order(bi_coll *c)
     if (c->reqs.n) bi_source_settle(c, &c->reqs.r[c->reqs.n - 1], c->lastbytes);
 }
 
+/* a source that copies A as it sends (c->from, bcast.c): the copy up to
+ * the end of the run about to go out, so that the first receiver's data
+ * leaves after the copy of its piece, not of the whole vector, and the copy
+ * of piece j+1 goes on while piece j is moved */
+void bi_copy_upto(bi_coll *c, size_t end)
+{
+    if (!c->from || end <= c->copied) return;
+    memcpy(c->buf + c->copied, c->from + c->copied, end - c->copied);
+    c->copied = end;
+}
+
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
+    if (c->from) bi_copy_upto(c, (size_t)((const char *)p - c->buf) + items * c->isize);
     source_order(c);
     grow(&c->reqs);
     traced(c, to, items, tag);
@@ -349,10 +362,11 @@ void bi_coll_finish(bi_coll *c)
  * never receives in any broadcast, so nothing else meets it there.  With
  * every word in, every receiver is inside its globally-blocking
  * broadcast/receive, and the source may send straight from A and wait for
- * its sends: no program can make that wait a hang.  The source waits for
- * the words at most what copying A would cost (plan.ready_wait); without
- * them it copies as before and the words still to come stay on the copy's
- * request queue (buffer.c), so every word is taken. */
+ * its sends: no program can make that wait a hang.  The source copies A
+ * while it waits for the words, at most what the copy should cost
+ * (plan.ready_wait; bi_copy_waiting, wait.c); without them it sends the
+ * copy as before and the words still to come stay on the copy's request
+ * queue (buffer.c), so every word is taken. */
 MPI_Request bi_word_say(const bi_coll *c)
 {
     MPI_Request r;
@@ -362,7 +376,8 @@ MPI_Request bi_word_say(const bi_coll *c)
     return r;
 }
 
-int bi_words_in(const bi_coll *c, double limit, MPI_Request **rest)
+int bi_words_in(const bi_coll *c, double limit, void *dst, const void *src, size_t bytes,
+                MPI_Request **rest)
 {
     const int n = c->np - 1;
     MPI_Request *r = bi_alloc(NULL, (size_t)n * sizeof *r, NULL, "MPI requests");
@@ -371,13 +386,7 @@ int bi_words_in(const bi_coll *c, double limit, MPI_Request **rest)
             BI_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, bi_scope_commrank(c->sc, k), c->tag,
                              c->sc->ctx->comm, &r[i++]),
                    "MPI_Irecv");
-    double w;
-    int all = 1;
-    for (int i = 0; i < n && all; i++) {
-        all = bi_wait_bounded(&r[i], limit > 0 ? limit : 0, &w);
-        limit -= w;
-    }
-    if (all) {
+    if (bi_copy_waiting(r, n, dst, src, bytes, limit)) {
         free(r);
         return 1;
     }

@@ -8,6 +8,7 @@
  */
 #include <sched.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include "core.h"
 
@@ -75,4 +76,39 @@ int bi_wait_bounded(MPI_Request *r, double limit, double *waited)
     if (bi_g.stats) bi_cur.twait += w;
     *waited = w;
     return done;
+}
+
+/* A long message's source that may send straight from A once its
+ * receivers have said they are there (their words: p2p.c, transport.c)
+ * copies A in the meantime, a chunk at a time with a look at the words
+ * between chunks, and once the copy is done waits on to the limit
+ * (seconds since the start, what the copy should cost; BLACS_SOURCE_WAIT
+ * at most).  Returns 1 when all n requests r completed -- the copy may be
+ * unfinished, the caller sends from A -- else 0 with the copy complete (no
+ * copy when src is NULL).  A source that waited first and copied after
+ * paid up to twice the copy when its receivers came late, as ScaLAPACK's
+ * do; this pays the longer of the copy and the wait. */
+#define COPY_CHUNK ((size_t)32768)
+
+int bi_copy_waiting(MPI_Request *r, int n, void *dst, const void *src, size_t bytes, double limit)
+{
+    const double t0 = MPI_Wtime();
+    int i = 0, done = 0;
+    size_t off = 0;
+    while (src) {
+        while (i < n) { /* a failed test naps in the simulated build (TIMING/sim/simmpi.c) */
+            BI_MPI(MPI_Test(&r[i], &done, MPI_STATUS_IGNORE), "MPI_Test");
+            if (!done) break;
+            i++;
+        }
+        if (i == n || off == bytes) break;
+        size_t k = bytes - off < COPY_CHUNK ? bytes - off : COPY_CHUNK;
+        memcpy((char *)dst + off, (const char *)src + off, k);
+        off += k;
+    }
+    for (double w; i < n; i++) {
+        const double left = limit - (MPI_Wtime() - t0);
+        if (!bi_wait_bounded(&r[i], left > 0 ? left : 0, &w)) break;
+    }
+    return i == n;
 }
