@@ -15,6 +15,7 @@
  * packed copy; the others forward pieces of one run, so they always get it
  * packed.
  */
+#include <limits.h>
 #include <string.h>
 #include "bi.h"
 
@@ -70,6 +71,18 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     } else if (c.plan.mpi && (sender || bi_bcast_mpi_inplace())) {
         c.buf = A;  /* a receiver's shape moved by MPI through its datatype */
         c.shape = contig ? NULL : s;
+    } else if (words && sender && c.plan.direct == 2 &&
+               (contig || (!s->tr && bi_bcast_mpi_inplace() && c.count * c.isize <= INT_MAX))) {
+        /* each send goes from A when its receiver's word is in, else from
+         * the copy made while the source looked for it (transport.c); a
+         * GE shape through its datatype, where MPI packs as fast as we do
+         * (shape.c) */
+        b = bi_buf_get(c.count * c.isize);
+        c.buf = b->data;
+        c.owner = b;
+        c.from = A;
+        c.fromshape = contig ? NULL : s;
+        bi_words_each(&c);
     } else if (words && sender) {
         /* a contiguous A is copied while the words are waited for */
         b = bi_buf_get(c.count * c.isize);
@@ -94,7 +107,6 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
         c.owner = b;
     }
     c.plan.run(&c);
-    bi_copy_upto(&c, c.count * c.isize); /* (every topology has sent all by now) */
     if (b && !sender) bi_unpack(s, b->data, A);
     if (said != MPI_REQUEST_NULL)
         bi_wait(&said, MPI_STATUS_IGNORE, 's', bi_scope_commrank(sc, root), c.tag, 0);

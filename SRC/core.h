@@ -47,6 +47,7 @@ static inline int bi_shape_contig(const bi_shape *s)
 void bi_shape_rows(const bi_shape *s, Int j, Int *lo, Int *hi); /* rows of column j: [lo,hi) */
 void bi_pack(const bi_shape *s, const void *A, void *buf);
 void bi_unpack(const bi_shape *s, const void *buf, void *A);
+void bi_pack_range(const bi_shape *s, const void *A, void *buf, size_t a, size_t b); /* GE: bytes [a,b) */
 MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_Type_free */
 /* non-contiguous shapes to MPI in place through their datatypes (else packed):
  * BLACS_BCAST_DATATYPE=0|1, default by MPI (shape.c) */
@@ -168,7 +169,8 @@ int bi_wait(MPI_Request *r, MPI_Status *st, char dir, int peer, int tag, size_t 
 int bi_wait_bounded(MPI_Request *r, double limit, double *waited);
 /* copies while it waits for n requests, limit seconds in all: whether they
  * all completed (else the copy is complete) */
-int bi_copy_waiting(MPI_Request *r, int n, void *dst, const void *src, size_t bytes, double limit);
+int bi_copy_waiting(MPI_Request *r, int n, void *dst, const void *src, const bi_shape *s,
+                    size_t bytes, double limit, size_t *done);
 /* report a hang (what we wait in, what completed last) and stop the job */
 BI_NORETURN void bi_hang(char dir, int peer, int tag, size_t bytes, double waited);
 /* stats.c: BLACS_STATS=1, per-routine statistics of the calls completed
@@ -356,10 +358,12 @@ typedef struct {
      * posting the next, ord_a + ord_b * bytes, ord_cap in all (transport.c);
      * ord_cap 0: every send posted at once */
     double ord_a, ord_b, ord_cap;
-    /* TOP ' ', long vectors: the receivers tell the source they are there,
-     * on the one message ID the plan reserves, so that it may send straight
-     * from A (bcast_mpi.c); ready_wait: how long (seconds) the source may
-     * wait for them, copying A meanwhile: what the copy should cost */
+    /* long vectors: the receivers tell the source they are there, on the
+     * one message ID the plan reserves (TOP ' ') or the letter's first, so
+     * that it may send straight from A (bcast.c, bcast_mpi.c): 1 once every
+     * receiver's word is in, 2 to each receiver whose word is in
+     * (transport.c); ready_wait: how long (seconds) the source may wait for
+     * them, copying A meanwhile: what the copy should cost */
     int direct;
     double ready_wait;
     /* TOP ' ' of more than BI_BCAST_SHORT bytes (or none) where short ones
@@ -410,9 +414,18 @@ struct bi_coll {
     double ordspent;   /* seconds the source has waited for its order */
     MPI_Request *words; /* a source's receivers' words not in when it copied (c->np - 1, some
                            done; also on its buffer's queue, not yet posted): bi_source_settle */
-    const char *from;  /* a broadcast source's contiguous A, copied into buf as it is sent:
-                          bytes [0, copied) are in (bi_isend; bcast.c finishes the copy) */
+    const char *from;  /* a broadcast source's A, copied into buf as it is sent: bytes
+                          [0, copied) are in (bi_isend); contiguous, or the GE shape
+                          fromshape */
+    const bi_shape *fromshape;
     size_t copied;
+    /* plan.direct 2 (transport.c): words holds every receiver's word, looked
+     * at as the source sends to it; wordleft: seconds it may still wait for
+     * them; lastdirect: the latest send goes from A; fromA: the indices in
+     * reqs of the sends from A, waited for before the source returns */
+    int each, lastdirect;
+    double wordleft;
+    int *fromA, nfromA, maxfromA;
 };
 
 #define BI_ANY (-1)
@@ -453,6 +466,9 @@ MPI_Request bi_word_say(const bi_coll *c);
 int bi_words_in(const bi_coll *c, double limit, void *dst, const void *src, size_t bytes,
                 MPI_Request **rest);
 void bi_words_queue(bi_coll *c, bi_buf *w, MPI_Request *rest);
+/* plan.direct 2: every receiver's word posted, looked at one send at a
+ * time (bi_isend); c->buf is the copy, c->from A */
+void bi_words_each(bi_coll *c);
 void bi_words_forget(bi_coll *c); /* before the buffer is posted */
 /* one MPI reduction on the scope communicator comm, sbuf -> rbuf (rbuf ==
  * sbuf: in place, leave-on-all only; leave-on-one to c->root); waits as

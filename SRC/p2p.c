@@ -286,10 +286,15 @@ static void send_msg(bi_ctx *c, const bi_shape *s, const void *A, int dest, int 
      * libraries are slowest and least tried; the pieces are not) */
     bi_buf *b = bi_buf_take(nb);
     int copied = 0; /* A is in b already (the word's wait) */
-    if (word != MPI_REQUEST_NULL && *last && contig && nb <= INT_MAX) {
-        if (bi_copy_waiting(&word, 1, b->data, A, nb, word_limit(nb))) {
+    if (word != MPI_REQUEST_NULL && *last && (contig || (!s->tr && bi_bcast_mpi_inplace())) &&
+        nb <= INT_MAX) {
+        size_t done = 0;
+        if (bi_copy_waiting(&word, 1, b->data, A, contig ? NULL : s, nb, word_limit(nb), &done)) {
             bi_buf_release(b);
-            send_direct(c, A, n, nb, t, dest, tag, routine);
+            /* a GE shape through its datatype where MPI packs as fast as we
+             * do (shape.c) */
+            if (contig) send_direct(c, A, n, nb, t, dest, tag, routine);
+            else send_direct(c, A, 1, nb, bi_shape_mpitype_cached(s), dest, tag, routine);
             bi_poll();
             return;
         }

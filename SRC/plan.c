@@ -103,7 +103,9 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
         if (bi_posted_together(m, bytes)) p->ord_cap = 0;
         if (in->np > 1 && bytes >= BI_DIRECT_MIN &&
             (!p->mpi || BI_BCAST_DIRECT)) {
-            p->direct = 1;
+            /* the letters' sources look at each receiver's word as they send
+             * to it (2, transport.c), but where receivers wait for each other */
+            p->direct = p->mpi || (flags & BI_TOP_PEERS) ? 1 : 2;
             if (p->mpi) p->ntags = 1; /* the receivers' words (the letters' go on their first ID) */
             p->ready_wait = 1e-6 * m->tm.b * bytes;
             if (p->ready_wait > p->ord_cap) p->ready_wait = p->ord_cap;

@@ -140,6 +140,22 @@ void bi_pack(const bi_shape *s, const void *A, void *buf)
     else copy_cols(s, (char *)A, buf, 1);
 }
 
+/* bytes [a, b) of a GE shape's packed run (a source that copies A as it
+ * sends, a piece at a time: transport.c) */
+void bi_pack_range(const bi_shape *s, const void *A, void *buf, size_t a, size_t b)
+{
+    const size_t es = bi_types[s->type].size, col = (size_t)s->m * es, ld = (size_t)s->lda * es;
+    if (bi_shape_contig(s)) {
+        memcpy((char *)buf + a, (const char *)A + a, b - a);
+        return;
+    }
+    while (a < b) {
+        const size_t j = a / col, in = a % col, k = col - in < b - a ? col - in : b - a;
+        memcpy((char *)buf + a, (const char *)A + j * ld + in, k);
+        a += k;
+    }
+}
+
 void bi_unpack(const bi_shape *s, const void *buf, void *A)
 {
     if (s->m <= 0 || s->n <= 0) return;

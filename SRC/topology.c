@@ -35,7 +35,7 @@ const bi_topo bi_topos[] = {
     {'7', "tree, 7 branches",                  bi_bcast_tree,      1, bi_model_bcast_tree,  bi_comb_tree,   2, bi_model_comb_tree, 0, 0},
     {'8', "tree, 8 branches",                  bi_bcast_tree,      1, bi_model_bcast_tree,  bi_comb_tree,   2, bi_model_comb_tree, 0, 0},
     {'9', "tree, 9 branches",                  bi_bcast_tree,      1, bi_model_bcast_tree,  bi_comb_tree,   2, bi_model_comb_tree, 0, 0},
-    {'C', "scatter then collect (allgather)",  bi_bcast_scatcol,   2, bi_model_bcast_scatcol, NULL,         0, NULL, BI_TOP_LONG, 0},
+    {'C', "scatter then collect (allgather)",  bi_bcast_scatcol,   2, bi_model_bcast_scatcol, NULL,         0, NULL, BI_TOP_LONG | BI_TOP_PEERS, 0},
     {'P', "pipelined (segmented) ring",        bi_bcast_pipe,      1, bi_model_bcast_pipe,  NULL,           0, NULL, BI_TOP_NSEG, 0},
     {'R', "recursive halving + doubling (LAWN 29 v3)", NULL,       0, NULL,                 bi_comb_rhd,    2, bi_model_comb_rhd, 0, 0},
     {'B', "bucket reduce-scatter + collect",   NULL,               0, NULL,                 bi_comb_bucket, 2, bi_model_comb_bucket, 0, 0},

@@ -21,8 +21,11 @@ enum {
     BI_TOP_EXCHANGE = 16, /* leave-on-all without the coherence flag ('H' combine) */
     BI_TOP_NSEG = 32,     /* runs in segments: the plan fixes their number ('P') */
     BI_TOP_HALVE = 64,    /* halves then exchanges: the plan fixes the halvings ('Y') */
-    BI_TOP_PIECES = 128   /* a ring that forwards long vectors in pieces: the plan
+    BI_TOP_PIECES = 128,  /* a ring that forwards long vectors in pieces: the plan
                              fixes their number for its longest path ('I' 'D' 'S' 'M') */
+    BI_TOP_PEERS = 256    /* a receiver may wait for another before it has taken all the
+                             source sends it ('C': the collect): a long vector goes from A
+                             only with every receiver's word in (plan.direct 1) */
 };
 
 typedef struct bi_topo {

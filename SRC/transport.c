@@ -191,7 +191,7 @@ void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
     if (bi_wait_bounded(r, lim, &w)) {
         c->ordspent += w;
         if (learn && w < 0.25 * lim && slow > 1) bi_g.slow = slow / 2;
-    } else if (words_all_in(c)) {
+    } else if (c->lastdirect || words_all_in(c)) {
         /* every receiver has said it is there, inside its globally-blocking
          * broadcast/receive: this send finishes while the source stays in
          * MPI, and no program can make that wait a hang (as a send from A) */
@@ -216,18 +216,56 @@ static void source_order(bi_coll *c)
 void bi_copy_upto(bi_coll *c, size_t end)
 {
     if (!c->from || end <= c->copied) return;
-    memcpy(c->buf + c->copied, c->from + c->copied, end - c->copied);
+    if (c->fromshape) bi_pack_range(c->fromshape, c->from, c->buf, c->copied, end);
+    else memcpy(c->buf + c->copied, c->from + c->copied, end - c->copied);
     c->copied = end;
+}
+
+/* plan.direct 2: may this send to scope rank to go from A?  Yes once to's
+ * word is in; the source looks for it while it copies A (what is left of
+ * plan.ready_wait in all the broadcast's sends), and without it the copy
+ * is complete and the send goes from there */
+static int to_is_there(bi_coll *c, int to)
+{
+    MPI_Request *w = &c->words[to < c->root ? to : to - 1];
+    const double t0 = MPI_Wtime();
+    int in = bi_copy_waiting(w, 1, c->buf, c->from, c->fromshape, c->count * c->isize, c->wordleft,
+                             &c->copied);
+    c->wordleft -= MPI_Wtime() - t0;
+    if (c->wordleft < 0) c->wordleft = 0;
+    return in;
 }
 
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
-    if (c->from) bi_copy_upto(c, (size_t)((const char *)p - c->buf) + items * c->isize);
-    source_order(c);
+    const size_t off = (size_t)((const char *)p - c->buf);
+    bi_mpicount k = bi_mpicount_of(items, c->dt);
+    if (c->each) {
+        source_order(c); /* the previous send first: its wait is time for this word */
+        c->lastdirect = to_is_there(c, to);
+        /* a GE shape goes from A through its datatype (bcast.c says where),
+         * whole messages only */
+        if (c->lastdirect && c->fromshape && (off || items != c->count || k.made)) {
+            c->lastdirect = 0;
+            bi_copy_upto(c, off + items * c->isize);
+        }
+        if (c->lastdirect) {
+            if (c->fromshape) k = (bi_mpicount){1, bi_shape_mpitype_cached(c->fromshape), 0};
+            p = c->from + off;
+            if (c->nfromA == c->maxfromA) {
+                c->maxfromA = c->maxfromA ? 2 * c->maxfromA : 4;
+                c->fromA = bi_alloc(c->fromA, (size_t)c->maxfromA * sizeof *c->fromA, NULL,
+                                    "MPI requests");
+            }
+            c->fromA[c->nfromA++] = c->reqs.n;
+        }
+    } else {
+        if (c->from) bi_copy_upto(c, off + items * c->isize);
+        source_order(c);
+    }
     grow(&c->reqs);
     traced(c, to, items, tag);
     c->lastbytes = items * c->isize;
-    bi_mpicount k = bi_mpicount_of(items, c->dt);
     BI_MPI(MPI_Isend(p, k.n, k.dt, bi_scope_commrank(c->sc, to), tag,
                            c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");
     bi_mpicount_free(&k);
@@ -339,12 +377,31 @@ void bi_reqs_free(bi_reqs *r)
     r->n = r->max = 0;
 }
 
+/* plan.direct 2, the source's end: its sends from A are waited for (their
+ * receivers are inside their globally-blocking broadcast/receive, and took
+ * all this source sends them before they wait for anyone else: no program
+ * can make that wait a hang); the words still to come go on the copy's
+ * queue (buffer.c), so that every word is taken */
+static void each_finish(bi_coll *c)
+{
+    for (int i = 0; i < c->nfromA; i++)
+        bi_wait(&c->reqs.r[c->fromA[i]], MPI_STATUS_IGNORE, 's', -1, -1, 0);
+    free(c->fromA);
+    c->fromA = NULL;
+    c->nfromA = c->maxfromA = 0;
+    for (int i = 0; i < c->np - 1; i++)
+        if (c->words[i] != MPI_REQUEST_NULL) *bi_buf_req(c->owner, -1) = c->words[i];
+    c->each = 0;
+}
+
 void bi_coll_finish(bi_coll *c)
 {
     source_order(c); /* the source's last send, in the same bounds */
+    if (c->each) each_finish(c);
     bi_words_forget(c);
     if (c->owner) {
-        for (int i = 0; i < c->reqs.n; i++) *bi_buf_req(c->owner, -1) = c->reqs.r[i];
+        for (int i = 0; i < c->reqs.n; i++)
+            if (c->reqs.r[i] != MPI_REQUEST_NULL) *bi_buf_req(c->owner, -1) = c->reqs.r[i];
         c->reqs.n = 0;
         bi_buf_post(c->owner);
         c->owner = NULL;
@@ -376,17 +433,25 @@ MPI_Request bi_word_say(const bi_coll *c)
     return r;
 }
 
-int bi_words_in(const bi_coll *c, double limit, void *dst, const void *src, size_t bytes,
-                MPI_Request **rest)
+/* the receives of every receiver's word, in scope rank order */
+static MPI_Request *words_post(const bi_coll *c)
 {
-    const int n = c->np - 1;
-    MPI_Request *r = bi_alloc(NULL, (size_t)n * sizeof *r, NULL, "MPI requests");
+    MPI_Request *r = bi_alloc(NULL, (size_t)(c->np - 1) * sizeof *r, NULL, "MPI requests");
     for (int i = 0, k = 0; k < c->np; k++)
         if (k != c->root)
             BI_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, bi_scope_commrank(c->sc, k), c->tag,
                              c->sc->ctx->comm, &r[i++]),
                    "MPI_Irecv");
-    if (bi_copy_waiting(r, n, dst, src, bytes, limit)) {
+    return r;
+}
+
+int bi_words_in(const bi_coll *c, double limit, void *dst, const void *src, size_t bytes,
+                MPI_Request **rest)
+{
+    const int n = c->np - 1;
+    MPI_Request *r = words_post(c);
+    size_t done = 0;
+    if (bi_copy_waiting(r, n, dst, src, NULL, bytes, limit, &done)) {
         free(r);
         return 1;
     }
@@ -399,6 +464,13 @@ void bi_words_queue(bi_coll *c, bi_buf *w, MPI_Request *rest)
     if (!rest) return;
     for (int i = 0; i < c->np - 1; i++) *bi_buf_req(w, -1) = rest[i];
     c->words = rest; /* the same requests, looked at until the buffer is posted */
+}
+
+void bi_words_each(bi_coll *c)
+{
+    c->words = words_post(c);
+    c->each = 1;
+    c->wordleft = c->plan.ready_wait;
 }
 
 void bi_words_forget(bi_coll *c)

@@ -83,29 +83,33 @@ int bi_wait_bounded(MPI_Request *r, double limit, double *waited)
  * copies A in the meantime, a chunk at a time with a look at the words
  * between chunks, and once the copy is done waits on to the limit
  * (seconds since the start, what the copy should cost; BLACS_SOURCE_WAIT
- * at most).  Returns 1 when all n requests r completed -- the copy may be
+ * at most).  src is contiguous, or a GE shape s to pack; *done: the bytes
+ * of dst already copied, on entry and on return.  Returns 1 when all n requests r completed -- the copy may be
  * unfinished, the caller sends from A -- else 0 with the copy complete (no
  * copy when src is NULL).  A source that waited first and copied after
  * paid up to twice the copy when its receivers came late, as ScaLAPACK's
  * do; this pays the longer of the copy and the wait. */
 #define COPY_CHUNK ((size_t)32768)
 
-int bi_copy_waiting(MPI_Request *r, int n, void *dst, const void *src, size_t bytes, double limit)
+int bi_copy_waiting(MPI_Request *r, int n, void *dst, const void *src, const bi_shape *s,
+                    size_t bytes, double limit, size_t *done)
 {
     const double t0 = MPI_Wtime();
-    int i = 0, done = 0;
-    size_t off = 0;
+    int i = 0, in = 0;
+    size_t off = *done;
     while (src) {
         while (i < n) { /* a failed test naps in the simulated build (TIMING/sim/simmpi.c) */
-            BI_MPI(MPI_Test(&r[i], &done, MPI_STATUS_IGNORE), "MPI_Test");
-            if (!done) break;
+            BI_MPI(MPI_Test(&r[i], &in, MPI_STATUS_IGNORE), "MPI_Test");
+            if (!in) break;
             i++;
         }
-        if (i == n || off == bytes) break;
+        if (i == n || off >= bytes) break;
         size_t k = bytes - off < COPY_CHUNK ? bytes - off : COPY_CHUNK;
-        memcpy((char *)dst + off, (const char *)src + off, k);
+        if (s) bi_pack_range(s, src, dst, off, off + k);
+        else memcpy((char *)dst + off, (const char *)src + off, k);
         off += k;
     }
+    if (off > *done) *done = off;
     for (double w; i < n; i++) {
         const double left = limit - (MPI_Wtime() - t0);
         if (!bi_wait_bounded(&r[i], left > 0 ? left : 0, &w)) break;

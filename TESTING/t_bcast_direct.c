@@ -1,20 +1,27 @@
 /*
  * t_bcast_direct.c -- long broadcasts of the library's own letters straight
  * from A (SRC/bcast.c, plan.direct): every receiver first tells the source
- * it is there (a word of no bytes); with every word in, the source sends
- * from A and waits for its sends, otherwise it copies A as before.  For
- * each letter of TOPS, 100,000 doubles (800 KB, past BI_DIRECT_MIN), every
- * process but the source's guarded matrix checked:
+ * it is there (a word of no bytes).  The source of every letter but 'C'
+ * looks at the word of each receiver it sends to, and sends from A to it
+ * once its word is in (plan.direct 2); 'C', whose receivers wait for each
+ * other, sends from A only with every word in (1).  Otherwise it sends from
+ * a copy of A.  A source waits for its sends from A.  For each letter of
+ * TOPS, 100,000 doubles (800 KB, past BI_DIRECT_MIN), every process but the
+ * source's guarded matrix checked:
  *   here   the receivers enter first (the source sleeps 20 ms): the
  *          source's data sends (MPI_Isend, seen through the profiling
  *          interface) all come from A, none from a buffer;
- *   late   the last process enters its broadcast/receive only after a
- *          point-to-point message the source sends after its broadcast:
- *          the source must return without it (a source that waited would
- *          hang here: the watchdog says so), its data sends come from a
- *          buffer, and it overwrites A as soon as the call returns, which
- *          no receiver may see.
- *   t_bcast_direct TOPS
+ *   late   as here, but the last process enters its broadcast/receive only
+ *          after a point-to-point message the source sends after its
+ *          broadcast: the source must return without it (a source that
+ *          waited would hang here: the watchdog says so), no send to it
+ *          comes from A, every send to another does (but for 'C': none
+ *          does), and the source overwrites A as soon as the call returns,
+ *          which no receiver may see.
+ * With "ge" the matrix is 1000 x 100 in LDA 1003: under
+ * BLACS_BCAST_DATATYPE=1 the source sends it from A through its datatype,
+ * otherwise (name it 0), and for 'C' always, from a packed copy.
+ *   t_bcast_direct TOPS [ge]
  * The source's wait for the words is made 100 ms (BLACS_MEMCPY_BETA,
  * BLACS_SOURCE_WAIT, set here), so that "here" holds on a loaded machine.
  */
@@ -23,16 +30,28 @@
 #include "tutil.h"
 
 #define N 100000
+/* the matrix: N x 1, or with "ge" 1000 x 100 in LDA 1003 (BLACS_BCAST_DATATYPE=1
+ * sends it from A through its datatype) */
+static int M = N, NC = 1, LD = N;
+static int ge_packed; /* "ge" under BLACS_BCAST_DATATYPE=0: always from a copy */
 
-/* the library's sends of data at the source: from A, or from elsewhere */
+/* the library's sends of data at the source: from A, or from elsewhere;
+ * to the late process (rank lateto of the grid's communicator) or others */
 static const char *lo, *hi;
-static long from_a, from_other;
+static long from_a, from_other, late_a, late_other;
+static int lateto = -1;
 int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
               MPI_Request *req)
 {
     if (lo && count > 0) {
-        if ((const char *)buf >= lo && (const char *)buf < hi) from_a++;
-        else from_other++;
+        int a = (const char *)buf >= lo && (const char *)buf < hi;
+        if (dest == lateto) {
+            late_a += a;
+            late_other += !a;
+        } else {
+            from_a += a;
+            from_other += !a;
+        }
     }
     return PMPI_Isend(buf, count, dt, dest, tag, comm, req);
 }
@@ -41,31 +60,42 @@ static void one(blacs_int ctxt, int np, int me, char top, int root, int late)
 {
     char tp[2] = {top, 0};
     const int lateone = (root + np - 1) % np; /* the last process from the source */
+    /* 'C' sends a non-contiguous A from a copy whatever MPI's datatypes do */
+    const int packed = ge_packed || (NC > 1 && top == 'C');
     tu_mat a;
-    tu_mat_alloc(&a, sizeof(double), N, 1, N);
+    tu_mat_alloc(&a, sizeof(double), M, NC, LD);
     if (me == root) {
         tu_mat_fill(&a, 'D', 7 + root, NULL, NULL);
-        if (!late) { /* the receivers are in */
-            struct timespec ts = {0, 20000000};
-            nanosleep(&ts, NULL);
-        }
+        struct timespec ts = {0, 20000000}; /* the receivers (but the late one) are in */
+        nanosleep(&ts, NULL);
         lo = a.a;
-        hi = (const char *)a.a + (size_t)N * sizeof(double);
-        from_a = from_other = 0;
-        Cdgebs2d(ctxt, "All", tp, N, 1, a.a, N);
+        hi = (const char *)a.a + (size_t)LD * (size_t)NC * sizeof(double);
+        from_a = from_other = late_a = late_other = 0;
+        lateto = late ? lateone : -1; /* a 1 x np grid: scope rank = communicator rank */
+        Cdgebs2d(ctxt, "All", tp, M, NC, a.a, LD);
+        memset(a.a, 0x5a, (size_t)(hi - lo)); /* A is the caller's again */
         lo = hi = NULL;
-        memset(a.a, 0x5a, (size_t)N * sizeof(double)); /* A is the caller's again */
+        if (packed) {
+            TU_CHECK(from_a + late_a == 0 && from_other + late_other > 0,
+                     "'%c' root %d, packed: %ld sends from A, %ld from a buffer", top, root,
+                     from_a + late_a, from_other + late_other);
+        }
         if (late) {
             double token = 1;
             Cdgesd2d(ctxt, 1, 1, &token, 1, 0, lateone);
-            TU_CHECK(from_a == 0 && from_other > 0,
-                     "'%c' root %d, a receiver late: %ld sends from A, %ld from a buffer", top,
-                     root, from_a, from_other);
+            /* 'C' waits for every word; the others look at each */
+            const int each = top != 'C';
+            TU_CHECK(packed || late_a == 0 && (each ? from_other == 0 : from_a == 0) &&
+                         from_a + from_other + late_other > 0,
+                     "'%c' root %d, a receiver late: to it %ld sends from A, %ld from a buffer;"
+                     " to the others %ld from A, %ld from a buffer", top, root, late_a,
+                     late_other, from_a, from_other);
         } else {
-            TU_CHECK(from_a > 0 && from_other == 0,
+            TU_CHECK(packed || from_a > 0 && from_other == 0,
                      "'%c' root %d, receivers there: %ld sends from A, %ld from a buffer", top,
                      root, from_a, from_other);
         }
+        lateto = -1;
     } else {
         tu_mat_pad(&a, 0xa5);
         if (late && me == lateone) {
@@ -73,7 +103,7 @@ static void one(blacs_int ctxt, int np, int me, char top, int root, int late)
             Cdgerv2d(ctxt, 1, 1, &token, 1, 0, root);
             TU_CHECK(token == 1, "'%c' root %d: the token is %g", top, root, token);
         }
-        Cdgebr2d(ctxt, "All", tp, N, 1, a.a, N, 0, root);
+        Cdgebr2d(ctxt, "All", tp, M, NC, a.a, LD, 0, root);
         long bad = tu_mat_check(&a, 'D', 7 + root, NULL, NULL, 0xa5, "broadcast");
         TU_CHECK(bad == 0, "'%c' root %d%s: %ld elements or guards wrong", top, root,
                  late ? " (late)" : "", bad);
@@ -92,6 +122,11 @@ int main(int argc, char **argv)
     tu_init(&argc, &argv);
     tu_watchdog("t_bcast_direct", 120);
     const char *tops = argc > 1 ? argv[1] : "1F";
+    if (argc > 2 && !strcmp(argv[2], "ge")) {
+        const char *dt = getenv("BLACS_BCAST_DATATYPE");
+        M = 1000, NC = 100, LD = 1003;
+        ge_packed = !dt || strcmp(dt, "1");
+    }
     blacs_int me, np, ctxt;
     Cblacs_pinfo(&me, &np);
     Cblacs_get(0, 0, &ctxt);
