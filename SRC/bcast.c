@@ -61,8 +61,8 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
      * a ' ' that the plan made the tree (a whole-grid row or column) is
      * a BLACS topology like '1'. */
     /* a long broadcast of the library's own letters goes straight from A
-     * when every receiver has said it is there (plan.direct, transport.c):
-     * the sends are then waited for (bi_coll_finish, no owner) */
+     * to the receivers that have said they are there (plan.direct,
+     * transport.c): those sends are waited for (bi_coll_finish) */
     const int words = c.plan.direct && !c.plan.mpi;
     MPI_Request said = MPI_REQUEST_NULL, *rest = NULL;
     if (words && !sender) said = bi_word_say(&c);

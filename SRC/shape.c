@@ -260,8 +260,10 @@ MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s)
 
 /* A non-contiguous shape goes to MPI in place, through its datatype (kept
  * below), or packed into one run: TOP ' ' broadcasts (bcast.c) and
- * point-to-point receives (p2p.c) ask here.  (Sends and the other
- * topologies always pack.)  In place saves our copy on each side, but MPI then copies
+ * point-to-point receives (p2p.c) ask here, and so do the long sends
+ * straight from A of a GE shape to a receiver that is there (the letters'
+ * broadcasts, transport.c; point-to-point, p2p.c); other sends and the
+ * letters' receivers pack.  In place saves our copy on each side, but MPI then copies
  * instead, and how well depends on the MPI.  On 2 ranks of this machine
  * (100 x 100 and 1000 x 1000 doubles, LDA 200 and 1200; medians of
  * alternated runs on a quiet machine), in place took 1.6 and 1.5 times as

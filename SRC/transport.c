@@ -416,14 +416,21 @@ void bi_coll_finish(bi_coll *c)
  * on shared memory, so where the plan says direct (plan.c) every receiver
  * first tells the source it is there: a message of no bytes on the
  * broadcast's first message ID, on the private communicator.  A source
- * never receives in any broadcast, so nothing else meets it there.  With
- * every word in, every receiver is inside its globally-blocking
- * broadcast/receive, and the source may send straight from A and wait for
- * its sends: no program can make that wait a hang.  The source copies A
- * while it waits for the words, at most what the copy should cost
- * (plan.ready_wait; bi_copy_waiting, wait.c); without them it sends the
- * copy as before and the words still to come stay on the copy's request
- * queue (buffer.c), so every word is taken. */
+ * never receives in any broadcast, so nothing else meets it there.  A
+ * receiver whose word is in is inside its globally-blocking
+ * broadcast/receive, and the source may send straight from A to it and
+ * wait for that send: no program can make that wait a hang, as long as the
+ * receiver takes all the source sends it before it waits for another
+ * process -- true of every letter's receivers but 'C''s, which exchange
+ * blocks with each other (BI_TOP_PEERS).  So the letters look at each
+ * receiver's word as they send to it (plan.direct 2: bi_isend,
+ * to_is_there), and 'C' and TOP ' ' (whose MPI_Ibcast is one operation)
+ * wait for every word (plan.direct 1: bi_words_in).  The source copies A
+ * while it looks for words, at most what the copy should cost in all
+ * (plan.ready_wait; bi_copy_waiting, wait.c); what it cannot send from A
+ * goes from the copy as before, and the words still to come stay on the
+ * copy's request queue (buffer.c), so every word is taken.  Waiting for
+ * the last word cost every receiver the copy when one came late. */
 MPI_Request bi_word_say(const bi_coll *c)
 {
     MPI_Request r;

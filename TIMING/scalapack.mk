@@ -62,8 +62,9 @@ SL_WRAPS := $(foreach t,i s d c z,$(foreach f,$(SL_FAMS),$(t)$(f)_ C$(t)$(f)))
 # and every BLAS and LAPACK routine it calls locally, by sl_flops.c (the flops mode)
 SL_FLOPWRAPS := dgemm_ dsymm_ dsyrk_ dsyr2k_ dtrmm_ dtrsm_ dgemv_ dger_ dsymv_ dsyr_ dsyr2_ dtrmv_ \
                 dtrsv_ daxpy_ ddot_ dscal_ dcopy_ dswap_ idamax_ dlarfg_ dlacpy_ dlaset_
-# and the BLACS' own copies and combine operations, by sl_copy.c and (the
-# reference's loops) sl_refcost.c: a wrap with nothing to wrap does nothing
+# and the BLACS' own copies and combine operations, and MPI's packing of
+# datatypes with gaps, by sl_copy.c and (the reference's loops)
+# sl_refcost.c: a wrap with nothing to wrap does nothing
 SL_COPYWRAPS := memcpy MPI_Pack MPI_Unpack MPI_Send MPI_Isend MPI_Recv MPI_Irecv MPI_Bcast MPI_Ibcast $(foreach t,i s d,BI_$(t)mvcopy BI_$(t)vmcopy) \
                 $(foreach t,i s d c z,$(foreach o,sum amx amn amx2 amn2,BI_$(t)vv$(o)))
 SL_LDWRAP := -Wl,$(subst $(eval) ,$(comma),$(strip $(foreach w,$(SL_WRAPS) $(SL_FLOPWRAPS) $(SL_COPYWRAPS),--wrap=$(w))))

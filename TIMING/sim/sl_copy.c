@@ -15,10 +15,12 @@
  *     (buffers, pieces, bi_pack and bi_unpack), and any of the reference's;
  *   - MPI_Pack and MPI_Unpack (--wrap): the reference BLACS packs a
  *     message with them (BI_Pack, BI_Unpack) and SimGrid copies for free;
- *   - the reference's loops BI_?mvcopy and BI_?vmcopy: sl_refcost.c.
+ *   - the reference's loops BI_?mvcopy and BI_?vmcopy: sl_refcost.c;
+ *   - MPI's packing of a datatype with gaps (below): the reference sends and
+ *     receives a non-contiguous A through its MPI datatype.
  * A copy inside a charged copy (GCC may turn a loop into memcpy) is not
- * charged again.  MPI's own copies are not charged here: the simulated
- * link's transfer stands for them, for both BLACS alike.
+ * charged again.  MPI's own copy of a contiguous message is not charged
+ * here: the simulated link's transfer stands for it, for both BLACS alike.
  */
 #include <stdlib.h>
 #include <string.h>
