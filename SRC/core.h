@@ -412,8 +412,9 @@ struct bi_coll {
     int step;          /* trace: sends so far in this operation */
     size_t lastbytes;  /* the latest send's length (the source's order) */
     double ordspent;   /* seconds the source has waited for its order */
-    MPI_Request *words; /* a source's receivers' words not in when it copied (c->np - 1, some
-                           done; also on its buffer's queue, not yet posted): bi_source_settle */
+    MPI_Request *words; /* a source's receivers' words (c->np - 1, some done): plan.direct 1,
+                           those not in when it copied, also on its buffer's queue, not yet
+                           posted; 2, all, queued at the end (each_finish) */
     const char *from;  /* a broadcast source's A, copied into buf as it is sent: bytes
                           [0, copied) are in (bi_isend); contiguous, or the GE shape
                           fromshape */
