@@ -47,7 +47,7 @@ static inline int bi_shape_contig(const bi_shape *s)
 void bi_shape_rows(const bi_shape *s, Int j, Int *lo, Int *hi); /* rows of column j: [lo,hi) */
 void bi_pack(const bi_shape *s, const void *A, void *buf);
 void bi_unpack(const bi_shape *s, const void *buf, void *A);
-void bi_pack_range(const bi_shape *s, const void *A, void *buf, size_t a, size_t b); /* GE: bytes [a,b) */
+void bi_pack_range(const bi_shape *s, const void *A, void *buf, size_t a, size_t b); /* GE (or contiguous, s NULL): bytes [a,b) */
 MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_Type_free */
 /* non-contiguous shapes to MPI in place through their datatypes (else packed):
  * BLACS_BCAST_DATATYPE=0|1, default by MPI (shape.c) */
@@ -422,11 +422,11 @@ struct bi_coll {
     size_t copied;
     /* plan.direct 2 (transport.c): words holds every receiver's word, looked
      * at as the source sends to it; wordleft: seconds it may still wait for
-     * them; lastdirect: the latest send goes from A; fromA: the indices in
-     * reqs of the sends from A, waited for before the source returns */
-    int each, lastdirect;
+     * them; direct: the sends from A, waited for before the source returns;
+     * lastdirect: the latest send is one of them */
+    bi_reqs direct;
+    int lastdirect;
     double wordleft;
-    int *fromA, nfromA, maxfromA;
 };
 
 #define BI_ANY (-1)

@@ -144,11 +144,11 @@ void bi_pack(const bi_shape *s, const void *A, void *buf)
  * sends, a piece at a time: transport.c) */
 void bi_pack_range(const bi_shape *s, const void *A, void *buf, size_t a, size_t b)
 {
-    const size_t es = bi_types[s->type].size, col = (size_t)s->m * es, ld = (size_t)s->lda * es;
-    if (bi_shape_contig(s)) {
+    if (!s || bi_shape_contig(s)) {
         memcpy((char *)buf + a, (const char *)A + a, b - a);
         return;
     }
+    const size_t es = bi_types[s->type].size, col = (size_t)s->m * es, ld = (size_t)s->lda * es;
     while (a < b) {
         const size_t j = a / col, in = a % col, k = col - in < b - a ? col - in : b - a;
         memcpy((char *)buf + a, (const char *)A + j * ld + in, k);

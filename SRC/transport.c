@@ -204,9 +204,17 @@ void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
     }
 }
 
+/* plan.direct 2 at the source (bi_words_each): every receiver's word is
+ * looked at as it is sent to (a plan.direct 1 source has words, no from) */
+static int each(const bi_coll *c)
+{
+    return c->words && c->from;
+}
+
 static void source_order(bi_coll *c)
 {
-    if (c->reqs.n) bi_source_settle(c, &c->reqs.r[c->reqs.n - 1], c->lastbytes);
+    bi_reqs *q = c->lastdirect ? &c->direct : &c->reqs; /* where the latest send is */
+    if (q->n) bi_source_settle(c, &q->r[q->n - 1], c->lastbytes);
 }
 
 /* a source that copies A as it sends (c->from, bcast.c): the copy up to
@@ -216,8 +224,7 @@ static void source_order(bi_coll *c)
 void bi_copy_upto(bi_coll *c, size_t end)
 {
     if (!c->from || end <= c->copied) return;
-    if (c->fromshape) bi_pack_range(c->fromshape, c->from, c->buf, c->copied, end);
-    else memcpy(c->buf + c->copied, c->from + c->copied, end - c->copied);
+    bi_pack_range(c->fromshape, c->from, c->buf, c->copied, end);
     c->copied = end;
 }
 
@@ -240,7 +247,8 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
     const size_t off = (size_t)((const char *)p - c->buf);
     bi_mpicount k = bi_mpicount_of(items, c->dt);
-    if (c->each) {
+    bi_reqs *q = &c->reqs;
+    if (each(c)) {
         source_order(c); /* the previous send first: its wait is time for this word */
         c->lastdirect = to_is_there(c, to);
         /* a GE shape goes from A through its datatype (bcast.c says where),
@@ -252,22 +260,17 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
         if (c->lastdirect) {
             if (c->fromshape) k = (bi_mpicount){1, bi_shape_mpitype_cached(c->fromshape), 0};
             p = c->from + off;
-            if (c->nfromA == c->maxfromA) {
-                c->maxfromA = c->maxfromA ? 2 * c->maxfromA : 4;
-                c->fromA = bi_alloc(c->fromA, (size_t)c->maxfromA * sizeof *c->fromA, NULL,
-                                    "MPI requests");
-            }
-            c->fromA[c->nfromA++] = c->reqs.n;
+            q = &c->direct;
         }
     } else {
         if (c->from) bi_copy_upto(c, off + items * c->isize);
         source_order(c);
     }
-    grow(&c->reqs);
+    grow(q);
     traced(c, to, items, tag);
     c->lastbytes = items * c->isize;
     BI_MPI(MPI_Isend(p, k.n, k.dt, bi_scope_commrank(c->sc, to), tag,
-                           c->sc->ctx->comm, &c->reqs.r[c->reqs.n++]), "MPI_Isend");
+                           c->sc->ctx->comm, &q->r[q->n++]), "MPI_Isend");
     bi_mpicount_free(&k);
 }
 
@@ -362,11 +365,15 @@ void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, vo
     bi_recv_check(c, &st, ritems);
 }
 
+static void waitall(bi_reqs *q)
+{
+    for (int i = 0; i < q->n; i++) bi_wait(&q->r[i], MPI_STATUS_IGNORE, 's', -1, -1, 0);
+    q->n = 0;
+}
+
 void bi_waitall(bi_coll *c)
 {
-    for (int i = 0; i < c->reqs.n; i++)
-        bi_wait(&c->reqs.r[i], MPI_STATUS_IGNORE, 's', -1, -1, 0);
-    c->reqs.n = 0;
+    waitall(&c->reqs);
 }
 
 void bi_reqs_free(bi_reqs *r)
@@ -384,20 +391,16 @@ void bi_reqs_free(bi_reqs *r)
  * queue (buffer.c), so that every word is taken */
 static void each_finish(bi_coll *c)
 {
-    for (int i = 0; i < c->nfromA; i++)
-        bi_wait(&c->reqs.r[c->fromA[i]], MPI_STATUS_IGNORE, 's', -1, -1, 0);
-    free(c->fromA);
-    c->fromA = NULL;
-    c->nfromA = c->maxfromA = 0;
-    for (int i = 0; i < c->np - 1; i++)
-        if (c->words[i] != MPI_REQUEST_NULL) *bi_buf_req(c->owner, -1) = c->words[i];
-    c->each = 0;
+    waitall(&c->direct);
+    bi_reqs_free(&c->direct);
+    c->lastdirect = 0;
+    bi_words_queue(c, c->owner, c->words);
 }
 
 void bi_coll_finish(bi_coll *c)
 {
     source_order(c); /* the source's last send, in the same bounds */
-    if (c->each) each_finish(c);
+    if (each(c)) each_finish(c);
     bi_words_forget(c);
     if (c->owner) {
         for (int i = 0; i < c->reqs.n; i++)
@@ -469,14 +472,14 @@ int bi_words_in(const bi_coll *c, double limit, void *dst, const void *src, size
 void bi_words_queue(bi_coll *c, bi_buf *w, MPI_Request *rest)
 {
     if (!rest) return;
-    for (int i = 0; i < c->np - 1; i++) *bi_buf_req(w, -1) = rest[i];
+    for (int i = 0; i < c->np - 1; i++)
+        if (rest[i] != MPI_REQUEST_NULL) *bi_buf_req(w, -1) = rest[i];
     c->words = rest; /* the same requests, looked at until the buffer is posted */
 }
 
 void bi_words_each(bi_coll *c)
 {
     c->words = words_post(c);
-    c->each = 1;
     c->wordleft = c->plan.ready_wait;
 }
 

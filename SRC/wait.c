@@ -105,8 +105,7 @@ int bi_copy_waiting(MPI_Request *r, int n, void *dst, const void *src, const bi_
         }
         if (i == n || off >= bytes) break;
         size_t k = bytes - off < COPY_CHUNK ? bytes - off : COPY_CHUNK;
-        if (s) bi_pack_range(s, src, dst, off, off + k);
-        else memcpy((char *)dst + off, (const char *)src + off, k);
+        bi_pack_range(s, src, dst, off, off + k);
         off += k;
     }
     if (off > *done) *done = off;
