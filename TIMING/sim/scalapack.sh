@@ -118,6 +118,8 @@ run1() { # lib net mode P Q N routines
     read -r BLACS_ALPHA BLACS_BETA <<< "$(machine "$net")"
     export BLACS_ALPHA BLACS_BETA
   fi
+  # SL_LOG: every BLACS call's timeline (sl_wrap.c, sl_timeline.sh)
+  [ -n "${SL_LOG:-}" ] && export SL_LOG=$SL_LOG.$tag
   local t0=$(date +%s)
   SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$lib" "${SIM_MPICH[@]}" "${cfg[@]}" \
     "$rs" "$n" "$NB" "$p" "$q" "$RAW/$tag.wrap" > "$RAW/$tag.out" 2> "$RAW/$tag.err"

@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <mpi.h>
 #include "sl_wrap.h"
@@ -88,8 +89,42 @@ void sl_wrap_dump(const char *path)
 /* inside a BLACS call (sl_copy.c charges the copies made there) */
 int sl_in_blacs;
 
-/* W(name, fam, typ, scope, top, params, args): __real_name and its wrapper */
-#define W(name, fam, typ, sc, tp, params, args)                                                    \
+/* SL_LOG=prefix: every call of every rank, one line each in prefix.<rank>
+ * (scalapack.sh makes the prefix SL_LOG.<simulation>, as in raw/):
+ *   routine scope top items start end
+ * (simulated seconds).  Both executables make the same calls in the same
+ * order, so line k of ours and of the reference's are the same call: the
+ * two timelines side by side say where one falls behind (sl_timeline.sh). */
+static FILE *log_file(void)
+{
+    static int opened;
+    static FILE *f;
+    if (!opened) {
+        opened = 1;
+        const char *p = getenv("SL_LOG");
+        if (p && *p) {
+            char name[4096];
+            int rank;
+            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+            snprintf(name, sizeof name, "%s.%d", p, rank);
+            f = fopen(name, "w");
+            if (!f) perror(name);
+        }
+    }
+    return f;
+}
+
+static void log_call(int fam, int typ, const char *scope, const char *top, double items, double t0,
+                     double t1)
+{
+    FILE *f = log_file();
+    if (f)
+        fprintf(f, "%c%s %c %c %.0f %.9f %.9f\n", typ_name[typ], fam_name[fam], scope ? *scope : '-',
+                top ? (*top == ' ' ? '_' : *top) : '-', items, t0, t1);
+}
+
+/* W(name, fam, typ, scope, top, params, args, items): __real_name and its wrapper */
+#define W(name, fam, typ, sc, tp, params, args, items)                                             \
     void __real_##name params;                                                                     \
     void __wrap_##name params;                                                                     \
     void __wrap_##name params                                                                      \
@@ -98,7 +133,9 @@ int sl_in_blacs;
         sl_in_blacs++;                                                                             \
         __real_##name args;                                                                        \
         sl_in_blacs--;                                                                             \
-        add(fam, typ, sc, tp, MPI_Wtime() - t0);                                                   \
+        double t1 = MPI_Wtime();                                                                   \
+        add(fam, typ, sc, tp, t1 - t0);                                                            \
+        log_call(fam, typ, sc, tp, items, t0, t1);                                                 \
     }
 
 /* Fortran entry points: every argument by address (the hidden lengths of
@@ -117,6 +154,7 @@ int sl_in_blacs;
 #define FA_TBR (c, s, t, u, d, m, n, a, lda, r, k)
 #define FP_AM (int *c, char *s, char *t, int *m, int *n, void *a, int *lda, int *ra, int *ca, int *ldia, int *r, int *k)
 #define FA_AM (c, s, t, m, n, a, lda, ra, ca, ldia, r, k)
+#define FITEMS ((double)*m * *n)
 /* C entry points: integers by value */
 #define CP_SD (int c, int m, int n, void *a, int lda, int r, int k)
 #define CP_TSD (int c, char *u, char *d, int m, int n, void *a, int lda, int r, int k)
@@ -125,30 +163,31 @@ int sl_in_blacs;
 #define CP_TBS (int c, char *s, char *t, char *u, char *d, int m, int n, void *a, int lda)
 #define CP_TBR (int c, char *s, char *t, char *u, char *d, int m, int n, void *a, int lda, int r, int k)
 #define CP_AM (int c, char *s, char *t, int m, int n, void *a, int lda, int *ra, int *ca, int ldia, int r, int k)
+#define CITEMS ((double)m * n)
 
 #define TYPE(x, X)                                                                                 \
-    W(x##gesd2d_, F_GESD, X, NULL, NULL, FP_SD, FA_SD)                                             \
-    W(x##gerv2d_, F_GERV, X, NULL, NULL, FP_SD, FA_SD)                                             \
-    W(x##trsd2d_, F_TRSD, X, NULL, NULL, FP_TSD, FA_TSD)                                           \
-    W(x##trrv2d_, F_TRRV, X, NULL, NULL, FP_TSD, FA_TSD)                                           \
-    W(x##gebs2d_, F_GEBS, X, s, t, FP_BS, FA_BS)                                                   \
-    W(x##gebr2d_, F_GEBR, X, s, t, FP_BR, FA_BR)                                                   \
-    W(x##trbs2d_, F_TRBS, X, s, t, FP_TBS, FA_TBS)                                                 \
-    W(x##trbr2d_, F_TRBR, X, s, t, FP_TBR, FA_TBR)                                                 \
-    W(x##gsum2d_, F_GSUM, X, s, t, FP_BR, FA_BR)                                                   \
-    W(x##gamx2d_, F_GAMX, X, s, t, FP_AM, FA_AM)                                                   \
-    W(x##gamn2d_, F_GAMN, X, s, t, FP_AM, FA_AM)                                                   \
-    W(C##x##gesd2d, F_GESD, X, NULL, NULL, CP_SD, FA_SD)                                           \
-    W(C##x##gerv2d, F_GERV, X, NULL, NULL, CP_SD, FA_SD)                                           \
-    W(C##x##trsd2d, F_TRSD, X, NULL, NULL, CP_TSD, FA_TSD)                                         \
-    W(C##x##trrv2d, F_TRRV, X, NULL, NULL, CP_TSD, FA_TSD)                                         \
-    W(C##x##gebs2d, F_GEBS, X, s, t, CP_BS, FA_BS)                                                 \
-    W(C##x##gebr2d, F_GEBR, X, s, t, CP_BR, FA_BR)                                                 \
-    W(C##x##trbs2d, F_TRBS, X, s, t, CP_TBS, FA_TBS)                                               \
-    W(C##x##trbr2d, F_TRBR, X, s, t, CP_TBR, FA_TBR)                                               \
-    W(C##x##gsum2d, F_GSUM, X, s, t, CP_BR, FA_BR)                                                 \
-    W(C##x##gamx2d, F_GAMX, X, s, t, CP_AM, FA_AM)                                                 \
-    W(C##x##gamn2d, F_GAMN, X, s, t, CP_AM, FA_AM)
+    W(x##gesd2d_, F_GESD, X, NULL, NULL, FP_SD, FA_SD, FITEMS)                                     \
+    W(x##gerv2d_, F_GERV, X, NULL, NULL, FP_SD, FA_SD, FITEMS)                                     \
+    W(x##trsd2d_, F_TRSD, X, NULL, NULL, FP_TSD, FA_TSD, FITEMS)                                   \
+    W(x##trrv2d_, F_TRRV, X, NULL, NULL, FP_TSD, FA_TSD, FITEMS)                                   \
+    W(x##gebs2d_, F_GEBS, X, s, t, FP_BS, FA_BS, FITEMS)                                           \
+    W(x##gebr2d_, F_GEBR, X, s, t, FP_BR, FA_BR, FITEMS)                                           \
+    W(x##trbs2d_, F_TRBS, X, s, t, FP_TBS, FA_TBS, FITEMS)                                         \
+    W(x##trbr2d_, F_TRBR, X, s, t, FP_TBR, FA_TBR, FITEMS)                                         \
+    W(x##gsum2d_, F_GSUM, X, s, t, FP_BR, FA_BR, FITEMS)                                           \
+    W(x##gamx2d_, F_GAMX, X, s, t, FP_AM, FA_AM, FITEMS)                                           \
+    W(x##gamn2d_, F_GAMN, X, s, t, FP_AM, FA_AM, FITEMS)                                           \
+    W(C##x##gesd2d, F_GESD, X, NULL, NULL, CP_SD, FA_SD, CITEMS)                                   \
+    W(C##x##gerv2d, F_GERV, X, NULL, NULL, CP_SD, FA_SD, CITEMS)                                   \
+    W(C##x##trsd2d, F_TRSD, X, NULL, NULL, CP_TSD, FA_TSD, CITEMS)                                 \
+    W(C##x##trrv2d, F_TRRV, X, NULL, NULL, CP_TSD, FA_TSD, CITEMS)                                 \
+    W(C##x##gebs2d, F_GEBS, X, s, t, CP_BS, FA_BS, CITEMS)                                         \
+    W(C##x##gebr2d, F_GEBR, X, s, t, CP_BR, FA_BR, CITEMS)                                         \
+    W(C##x##trbs2d, F_TRBS, X, s, t, CP_TBS, FA_TBS, CITEMS)                                       \
+    W(C##x##trbr2d, F_TRBR, X, s, t, CP_TBR, FA_TBR, CITEMS)                                       \
+    W(C##x##gsum2d, F_GSUM, X, s, t, CP_BR, FA_BR, CITEMS)                                         \
+    W(C##x##gamx2d, F_GAMX, X, s, t, CP_AM, FA_AM, CITEMS)                                         \
+    W(C##x##gamn2d, F_GAMN, X, s, t, CP_AM, FA_AM, CITEMS)
 
 TYPE(i, T_I)
 TYPE(s, T_S)
