@@ -85,13 +85,13 @@ static void one(blacs_int ctxt, int np, int me, char top, int root, int late)
             Cdgesd2d(ctxt, 1, 1, &token, 1, 0, lateone);
             /* 'C' waits for every word; the others look at each */
             const int each = top != 'C';
-            TU_CHECK(packed || late_a == 0 && (each ? from_other == 0 : from_a == 0) &&
-                         from_a + from_other + late_other > 0,
+            TU_CHECK(packed || (late_a == 0 && (each ? from_other == 0 : from_a == 0) &&
+                                from_a + from_other + late_other > 0),
                      "'%c' root %d, a receiver late: to it %ld sends from A, %ld from a buffer;"
                      " to the others %ld from A, %ld from a buffer", top, root, late_a,
                      late_other, from_a, from_other);
         } else {
-            TU_CHECK(packed || from_a > 0 && from_other == 0,
+            TU_CHECK(packed || (from_a > 0 && from_other == 0),
                      "'%c' root %d, receivers there: %ld sends from A, %ld from a buffer", top,
                      root, from_a, from_other);
         }
