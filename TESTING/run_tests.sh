@@ -48,14 +48,18 @@ for list in "$@"; do
       if [ "$np" = 0 ]; then
         timeout -k 5 "$TIMEOUT" bash -c "$cmd" > "$log" 2>&1 </dev/null; rc=$?
       else
-        timeout -k 5 "$TIMEOUT" $MPIEXEC -n "$np" bash -c "$cmd" > "$log" 2>&1 </dev/null; rc=$?
+        # Each rank appends its own output to the log file, not through the
+        # launcher: when one rank aborts, MPICH's launcher stops the job and
+        # can drop what that rank wrote last (its error message) from the
+        # stream it forwards; a write to a file is done before the abort.
+        : > "$log"
+        timeout -k 5 "$TIMEOUT" $MPIEXEC -n "$np" bash -c "exec >>'$log' 2>&1; $cmd" >> "$log" 2>&1 </dev/null; rc=$?
       fi
       # An expected error whose process exited with a failure status but
-      # whose message is nowhere in the log: MPICH's launcher can stop the
-      # job on the abort before it has forwarded the aborting process's
-      # stderr (seen on a loaded machine: rc 14, MPI_ERR_TRUNCATE, and only
-      # the other rank's output).  Run once more; a wrong message, or none
-      # twice, still fails.
+      # whose message is nowhere in the log (before the ranks wrote to the
+      # log themselves, MPICH's launcher lost it: rc 14, MPI_ERR_TRUNCATE,
+      # and only the other rank's output).  Run once more; a wrong message,
+      # or none twice, still fails.
       [[ $expect == err:* ]] && [ $rc != 0 ] && [ $rc != 124 ] && [ $try = 1 ] \
         && ! grep -qE -- "$re" "$log" && ! grep -qE 'ERROR|[Ee]rror|Abort|Fatal|signal' "$log" || break
       echo "$name: exit $rc without any error output; run once more" >&2
