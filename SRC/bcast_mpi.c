@@ -26,11 +26,12 @@
 #include "topo_algs.h"
 
 /* The mark (plan.mark, plan.c).  Short broadcasts (1 to BI_BCAST_SHORT
- * bytes) are the binomial tree, each process deciding from its own element
- * count; so a process that disagrees on the count across that bound would
- * wait in the tree for a message that never comes, or in MPI_Ibcast for a
- * source that never posts it.  So every longer (or empty) ' ' broadcast
- * also sends a message of no bytes down the same binomial tree, on its
+ * bytes) are a tree (bi_bcast_short_tree: its radix is plan.mark), each
+ * process deciding from its own element count; so a process that
+ * disagrees on the count across that bound would wait in the tree for a
+ * message that never comes, or in MPI_Ibcast for a source that never
+ * posts it.  So every longer (or empty) ' ' broadcast also sends a
+ * message of no bytes down the same tree, on its
  * message ID, before MPI's broadcast: a process that took the tree then
  * gets "0 items arrived where N were expected" (an empty broadcast is
  * never short: it takes the mark like the long ones), and one that waits
@@ -54,8 +55,8 @@ static void mark_tree(const bi_coll *c, bi_reqs *out)
     h.owner = NULL;
     h.reqs = (bi_reqs){0};
     h.plan.ord_cap = 0;
-    h.plan.top = '1'; /* traced as the tree it goes down, with its 0 bytes */
-    bi_bcast_tree_from(&h, c->root, 2, c->tag);
+    h.plan.top = (char)('0' + c->plan.mark - 1); /* traced as the tree it goes down, with its 0 bytes */
+    bi_bcast_tree_from(&h, c->root, c->plan.mark, c->tag);
     if (out && c->me == c->root) {
         *out = h.reqs;
         return;

@@ -367,11 +367,11 @@ typedef struct {
     int direct;
     double ready_wait;
     /* TOP ' ' of more than BI_BCAST_SHORT bytes (or none) where short ones
-     * are the tree: a message of no bytes goes down the binomial tree on the
-     * plan's message ID beside MPI's broadcast, so that processes that
-     * disagree on the length -- one taking the tree, another MPI's
-     * broadcast -- get the count error instead of waiting forever
-     * (bcast_mpi.c) */
+     * are a tree: a message of no bytes goes down that tree (mark: its
+     * radix; 0 none) on the plan's message ID beside MPI's broadcast, so
+     * that processes that disagree on the length -- one taking the tree,
+     * another MPI's broadcast -- get the count error instead of waiting
+     * forever (bcast_mpi.c) */
     int mark;
 } bi_plan;
 /* MPICH, or SimGrid's SMPI standing for it: the simulated library makes
@@ -389,7 +389,7 @@ typedef struct {
 #define BI_BCAST_DIRECT BI_MPICH
 #define BI_DIRECT_MIN 65536.0
 /* TOP ' ' broadcasts of 1 to BI_BCAST_SHORT bytes in a scope with MPI
- * collectives run the binomial tree '1' (plan.c) */
+ * collectives run a tree, bi_bcast_short_tree (plan.c) */
 #define BI_BCAST_SHORT 12288.0
 
 struct bi_coll {

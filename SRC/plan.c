@@ -12,14 +12,20 @@
  *     collectives on the same communicator.  The tree is fixed-order, so a
  *     repeatable combine needs nothing more and its leave-on-all is
  *     coherent.  Traces name '1'.
- *   - short ' ' broadcasts (1 to BI_BCAST_SHORT bytes, 12 KB) are the tree
- *     '1' in every scope, on one message ID: MPI_Ibcast, which ' ' uses so
+ *   - short ' ' broadcasts (1 to BI_BCAST_SHORT bytes, 12 KB) are a tree
+ *     in every scope, on one message ID: MPI_Ibcast, which ' ' uses so
  *     that its source never waits, costs twice MPI_Bcast there, and the
  *     whole BLACS call three to four times (make bench, 1 x 2, MPICH: 1.2
  *     us at one double against the tree's 0.3 and MPI_Bcast's 0.3).  The
- *     longer ones (and empty ones) reserve one ID too, for their mark
- *     (plan.mark, bcast_mpi.c): processes that disagree on the length then
- *     get the count error, not a hang.
+ *     tree is the one the models price lowest for the scope's size over
+ *     the short range (bi_bcast_short_tree: '2' on 4 and 8 processes, on 4
+ *     the source sending to each, '3' on 16 and 64), not the binomial tree: its relays are
+ *     processes that may be computing outside MPI (ScaLAPACK's are, most
+ *     of the time), and a flatter tree has fewer of them between the
+ *     source and a waiting receiver.  The longer ones (and empty ones)
+ *     reserve one ID too, for their mark down the same tree (plan.mark,
+ *     bcast_mpi.c): processes that disagree on the length then get the
+ *     count error, not a hang.
  *   - ' ' broadcasts past 2^31 bytes under MPICH are the tree too: MPICH's
  *     (4.0) MPI_Ibcast, which ' ' uses so that its source never waits,
  *     fails there ("Invalid communicator" at the receivers; Open MPI's
@@ -129,13 +135,14 @@ bi_plan bi_bcast_plan(const bi_call_in *in, const bi_machine *m)
 #endif
     int mark = 0;
     if ((t->bcast_flags & BI_TOP_MPI) && np > 1) {
-        if (bytes > 0 && bytes <= BI_BCAST_SHORT) t = bi_topo_find('1');
-        else mark = 1;
+        const bi_topo *s = bi_bcast_short_tree(np);
+        if (bytes > 0 && bytes <= BI_BCAST_SHORT) t = s;
+        else mark = bi_bcast_param(s, NULL, np) + 1; /* its radix */
     }
     const bi_topo *e = t; /* the entry whose message IDs are reserved */
     p = entry_plan(t, 1, in);
     if (mark) {
-        p.mark = 1;
+        p.mark = mark;
         p.ntags = 1; /* the mark's (and the receivers' words', when direct) */
     }
     if (t->bcast_flags & BI_TOP_AUTO) {

@@ -12,6 +12,7 @@
  * Letters of the reference BLACS: ' ' I D S M H F T 1-9.  Ours, on letters
  * the reference does not use: C P (broadcast), R B Y (combine), A (both).
  */
+#include <stdatomic.h>
 #include "topology.h"
 #include "topo_algs.h"
 
@@ -120,6 +121,44 @@ const bi_topo *bi_bcast_choose(int np, double bytes, int *param)
         }
     }
     return best;
+}
+
+/* Short TOP ' ' broadcasts (1 to BI_BCAST_SHORT bytes, plan.c): the tree,
+ * '1' to '9', whose model on the default machine sums lowest over the short
+ * range, each length's time taken over the binomial tree's: 8 bytes, 512
+ * and 4 KB (a process's INFO, a pivot row, a small panel's part); ties go
+ * to fewer branches.  Not a choice by length as 'A' makes: it depends on Np
+ * and the environment alone, so processes that disagree on a broadcast's
+ * length still run one pattern, and the long ones' mark goes down the same
+ * tree (bcast_mpi.c), and they get the count error rather than wait for
+ * each other.  Kept per Np up to SHORT_MEMO (relaxed atomics: threads may
+ * compute it at once, and compute the same). */
+#define SHORT_MEMO 4096
+const bi_topo *bi_bcast_short_tree(int np)
+{
+    static _Atomic signed char memo[SHORT_MEMO];
+    if (np < 3) return bi_topo_find('1'); /* on 2 or 3 every tree is the source sending to each */
+    if (np < SHORT_MEMO) {
+        const int k = atomic_load_explicit(&memo[np], memory_order_relaxed);
+        if (k) return bi_topo_find((char)('0' + k));
+    }
+    static const double len[] = {8.0, 512.0, 4096.0};
+    const bi_machine *m = bi_machine_default();
+    int best = 1;
+    double sbest = 0;
+    for (int k = 1; k <= 9; k++) {
+        double s = 0;
+        for (int i = 0; i < 3; i++)
+            s += bi_model_bcast_tree(m, np, len[i], k, NULL) /
+                 bi_model_bcast_tree(m, np, len[i], 1, NULL);
+        if (k == 1 || s < sbest - 1e-9) {
+            best = k;
+            sbest = s;
+        }
+    }
+    if (np < SHORT_MEMO)
+        atomic_store_explicit(&memo[np], (signed char)best, memory_order_relaxed);
+    return bi_topo_find((char)('0' + best));
 }
 
 /* the model of the algorithm 'A' picks (on the default machine), on machine m */

@@ -56,6 +56,9 @@ int bi_comb_param(char t, const bi_ctx *c, int np);
  * all != 0, without 'H' when coherent != 0 */
 const bi_topo *bi_bcast_choose(int np, double bytes, int *param);
 char bi_comb_choose(const bi_machine *m, int np, double bytes, int all, int coherent);
+/* short TOP ' ' broadcasts (plan.c): the tree '1' to '9' for a scope of np
+ * processes, a function of np and the environment alone */
+const bi_topo *bi_bcast_short_tree(int np);
 double bi_model_bcast_auto(const bi_machine *m, int np, double bytes, int param, double *root);
 double bi_model_comb_auto(const bi_machine *m, int np, double bytes, int param, double *root);
 

@@ -419,27 +419,47 @@ static void scope_run(blacs_int ctxt, char scope)
             Cblacs_set(ctxt, TOPS[tv].what, &v);
         }
     }
-    /* ' ': a short broadcast (up to 12 KB) is the binomial tree in every
-     * scope, traced as '1' (and at every length in a row or column that is
-     * the whole grid, R and C here, which has no MPI collectives) */
+    /* ' ': a short broadcast (up to 12 KB) is a tree of '1' to '9'
+     * branches, traced as its letter: in a row or column that is the whole
+     * grid (R and C here, which have no MPI collectives) the binomial tree
+     * '1' at every length; where the scope has collectives the one the
+     * models pick for its size alone (SRC/topology.c, bi_bcast_short_tree:
+     * on the default machine 4 branches on 7 processes, 2 on 8), the same
+     * at both ends of the short range */
     const int rr = scope == 'R' ? myr : scope == 'C' ? 1 % np : (1 % np) / npcol,
               rc = scope == 'R' ? 1 % np : scope == 'C' ? myc : (1 % np) % npcol;
-    bcast(ctxt, scope, ' ', 1 % np, rr, rc);
-    {
-        int lo = INT_MAX, glo;
+    const char stree = scope != 'A' ? '1' : np == 7 ? '4' : np == 8 ? '2' : 0;
+    int shortt = 0; /* the letter the short ones ran */
+    for (int end = 0; end < 2; end++) {
+        long keep = count;
+        if (end) count = 1536; /* 12 KB of doubles */
+        bcast(ctxt, scope, ' ', 1 % np, rr, rc);
+        int lo = INT_MAX, glo, mine = ngot ? got[0].top : 0, named, same = 1;
         for (int k = 0; k < ngot; k++) {
             if (got[k].tag < lo) lo = got[k].tag;
-            TU_CHECK(got[k].top == '1', "short ' ' traced as '%c', not '1'", got[k].top);
+            same &= got[k].top == mine;
         }
         MPI_Allreduce(&lo, &glo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        gen(p, '1', 0, 1 % np);
-        int ok = matches(p, me, glo);
-        if (!ok) report(p, me, ' ', 1, 1 % np);
-        TU_CHECK(ok, "short ' ' is not the binomial tree from root %d", 1 % np);
+        MPI_Allreduce(&mine, &named, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        TU_CHECK(same && (!ngot || mine == named), "short ' ': traced letters differ ('%c', '%c')",
+                 mine, named);
+        TU_CHECK(named >= '1' && named <= '9' && (!stree || named == stree),
+                 "short ' ' (%ld items) in scope %c on %d traced as '%c', expected '%c'", count,
+                 scope, np, named ? named : '-', stree ? stree : '?');
+        if (named >= '1' && named <= '9') {
+            gen(p, (char)named, 0, 1 % np);
+            int ok = matches(p, me, glo);
+            if (!ok) report(p, me, ' ', named - '0', 1 % np);
+            TU_CHECK(ok, "short ' ' is not the tree '%c' from root %d", named, 1 % np);
+        }
+        if (!end) shortt = named;
+        else TU_CHECK(named == shortt, "short ' ' is '%c' at %ld items, '%c' at %d", named,
+                      count, shortt, 3 * 8 + 5);
+        count = keep;
     }
     /* a long one where the scope has MPI collectives: MPI's broadcast, and
      * through the BLACS only its mark, messages of no bytes down the same
-     * binomial tree, traced as '1' (bcast_mpi.c) */
+     * tree as the short ones, traced as its letter (bcast_mpi.c) */
     if (scope == 'A') {
         long keep = count;
         count = 2000;
@@ -447,15 +467,17 @@ static void scope_run(blacs_int ctxt, char scope)
         int lo = INT_MAX, glo;
         for (int k = 0; k < ngot; k++) {
             if (got[k].tag < lo) lo = got[k].tag;
-            TU_CHECK(got[k].top == '1' && got[k].bytes == 0,
-                     "long ' ' traced a send of %ld bytes as '%c'", got[k].bytes, got[k].top);
+            TU_CHECK(got[k].top == shortt && got[k].bytes == 0,
+                     "long ' ' traced a send of %ld bytes as '%c', expected 0 bytes as '%c'",
+                     got[k].bytes, got[k].top, shortt);
         }
         MPI_Allreduce(&lo, &glo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
         count = 0;
-        gen(p, '1', 0, 1 % np);
+        gen(p, (char)shortt, 0, 1 % np);
         int ok = matches(p, me, glo);
-        if (!ok) report(p, me, ' ', 1, 1 % np);
-        TU_CHECK(ok, "long ' ': its mark is not the binomial tree from root %d", 1 % np);
+        if (!ok) report(p, me, ' ', shortt - '0', 1 % np);
+        TU_CHECK(ok, "long ' ': its mark is not the short broadcasts' tree '%c' from root %d",
+                 shortt, 1 % np);
         count = keep;
     }
     /* 'A': the same choice everywhere, i.e. one candidate's pattern on all */

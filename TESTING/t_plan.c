@@ -106,23 +106,38 @@ int main(int argc, char **argv)
     p = bi_bcast_plan(&in, m);
     TU_CHECK(p.run == bi_bcast_scatcol && p.top == 'C', "'C' long: top '%c'", p.top);
 
-    /* ' ': short (1 to 12 KB) the tree; longer, or empty, MPI's collective
-     * with its mark on one ID; without collectives of its own the tree */
-    in = call(' ', 4, 100, 8, 0);
-    p = bi_bcast_plan(&in, m);
-    TU_CHECK(p.run == bi_bcast_tree && !p.mpi && p.top == '1' && p.ntags == 1 && !p.mark,
-             "' ' short: top '%c' mpi %d ntags %d", p.top, p.mpi, p.ntags);
-    in = call(' ', 4, 1536, 8, 0);
-    p = bi_bcast_plan(&in, m);
-    TU_CHECK(p.run == bi_bcast_tree && p.top == '1', "' ' of 12 KB: top '%c'", p.top);
-    in = call(' ', 4, 1537, 8, 0);
-    p = bi_bcast_plan(&in, m);
-    TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.mark && p.ntags == 1,
-             "' ' long: mpi %d mark %d ntags %d", p.mpi, p.mark, p.ntags);
-    in = call(' ', 4, 0, 8, 0);
-    p = bi_bcast_plan(&in, m);
-    TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.mark && p.ntags == 1,
-             "' ' empty: mpi %d mark %d ntags %d", p.mpi, p.mark, p.ntags);
+    /* ' ': short (1 to 12 KB) a tree, the same at every short length for a
+     * scope size (on the default machine: the binomial tree on 2 and 3,
+     * where every tree is the source sending to each, 2 branches on 4 and
+     * 8, 3 on 16 and 64); longer, or empty, MPI's collective with its mark
+     * down that tree on one ID; without collectives of its own the binomial
+     * tree */
+    {
+        static const struct { int np; char top; } shortt[] = {
+            {2, '1'}, {3, '1'}, {4, '2'}, {8, '2'}, {16, '3'}, {64, '3'}};
+        for (size_t i = 0; i < sizeof shortt / sizeof shortt[0]; i++) {
+            const int n = shortt[i].np;
+            const char want = shortt[i].top;
+            for (size_t len = 1; len <= 1536; len = len < 1536 && len * 4 > 1536 ? 1536 : len * 4) {
+                in = call(' ', n, len, 8, 0);
+                p = bi_bcast_plan(&in, m);
+                TU_CHECK(p.run == bi_bcast_tree && !p.mpi && p.top == want &&
+                             p.param == want - '0' && p.ntags == 1 && !p.mark,
+                         "' ' short on %d, %zu doubles: top '%c' param %d mpi %d ntags %d mark %d, "
+                         "expected '%c'", n, len, p.top, p.param, p.mpi, p.ntags, p.mark, want);
+                if (len == 1536) break;
+            }
+            in = call(' ', n, 1537, 8, 0);
+            p = bi_bcast_plan(&in, m);
+            TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.mark == want - '0' + 1 && p.ntags == 1,
+                     "' ' long on %d: mpi %d mark %d ntags %d, expected mark %d", n, p.mpi,
+                     p.mark, p.ntags, want - '0' + 1);
+            in = call(' ', n, 0, 8, 0);
+            p = bi_bcast_plan(&in, m);
+            TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.mark == want - '0' + 1 && p.ntags == 1,
+                     "' ' empty on %d: mpi %d mark %d ntags %d", n, p.mpi, p.mark, p.ntags);
+        }
+    }
     in = call(' ', 4, 100, 8, 0);
     in.has_coll = 0;
     p = bi_bcast_plan(&in, m);
