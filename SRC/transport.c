@@ -139,8 +139,10 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * computation, so the factor must catch up within one or two.  A send done
  * within a quarter of its bound halves it (down to 1).  Only sends of
  * BI_DIRECT_MIN bytes or more teach it (shorter ones go eagerly, or are
- * all latency).  A late receiver still costs the source at most
- * BLACS_SOURCE_WAIT per broadcast.  And a long broadcast whose receivers
+ * all latency), and not when a receiver's word says it is late
+ * (bi_source_settle).  A late receiver still costs the source at most
+ * BLACS_SOURCE_WAIT per broadcast, nothing once its missing word shows it
+ * late with the progress thread running.  And a long broadcast whose receivers
  * have all said they are there (their words, below: come after the source
  * stopped waiting for them and copied) is waited for to the end when its
  * bound passes: each receiver is inside its globally-blocking
