@@ -139,10 +139,9 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * computation, so the factor must catch up within one or two.  A send done
  * within a quarter of its bound halves it (down to 1).  Only sends of
  * BI_DIRECT_MIN bytes or more teach it (shorter ones go eagerly, or are
- * all latency), and not when a receiver's word says it is late
- * (bi_source_settle).  A late receiver still costs the source at most
+ * all latency).  A late receiver still costs the source at most
  * BLACS_SOURCE_WAIT per broadcast, nothing once its missing word shows it
- * late with the progress thread running.  And a long broadcast whose receivers
+ * late with the progress thread running (bi_source_settle).  And a long broadcast whose receivers
  * have all said they are there (their words, below: come after the source
  * stopped waiting for them and copied) is waited for to the end when its
  * bound passes: each receiver is inside its globally-blocking
@@ -181,13 +180,16 @@ void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
 {
     if (c->me != c->root || c->op || c->ordspent >= c->plan.ord_cap) return;
     /* A receiver whose word (plan.direct) is not in has not called the
-     * broadcast yet: late, not slow.  With the progress thread the data
-     * moves without the source (the buffer's post arms it), so the source
-     * does not wait for it at all: make bench (TIMING/blate.c), 1 x 2,
-     * 10^6 doubles to a receiver 20 ms late, 7.4 ms in the source, now the
-     * copy's time.  Without the thread it waits in the bounds below, which
-     * still moves the data of the receivers that are there, but a bound
-     * that passes with a word missing teaches nothing about the link. */
+     * broadcast yet.  With the progress thread the data moves without the
+     * source (the buffer's post arms it), so the source does not wait for
+     * it at all: make bench (TIMING/blate.c), 1 x 2, 10^5 doubles to a
+     * receiver 20 ms late, 10 ms in the source (BLACS_SOURCE_WAIT, once
+     * the late receivers had grown the bound), now 0.1 ms.  Without the
+     * thread it waits in the bounds below as before, and a bound that
+     * passes grows them: there a late receiver's data moves only while the
+     * source is in MPI (over TCP), so waiting for it up to
+     * BLACS_SOURCE_WAIT is what keeps that receiver from waiting for the
+     * source's whole computation (TESTING/t_busysource.c). */
     const int late = c->words && !c->lastdirect && !words_all_in(c);
     if (late && bi_progress_running()) {
         c->ordspent = c->plan.ord_cap; /* the rest go at once */
@@ -215,7 +217,7 @@ void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
         if (learn && slow < 1024 && !capped) bi_g.slow = slow * 8;
     } else {
         c->ordspent = c->plan.ord_cap; /* a receiver not there: the rest go at once */
-        if (learn && !capped && slow < 1024 && !c->words) bi_g.slow = slow * 8;
+        if (learn && !capped && slow < 1024) bi_g.slow = slow * 8;
     }
 }
 
