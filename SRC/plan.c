@@ -19,13 +19,13 @@
  *     us at one double against the tree's 0.3 and MPI_Bcast's 0.3).  The
  *     tree is the one the models price lowest for the scope's size over
  *     the short range (bi_bcast_short_tree: '2' on 4 and 8 processes, on 4
- *     the source sending to each, '3' on 16 and 64), not the binomial tree: its relays are
- *     processes that may be computing outside MPI (ScaLAPACK's are, most
- *     of the time), and a flatter tree has fewer of them between the
- *     source and a waiting receiver.  The longer ones (and empty ones)
- *     reserve one ID too, for their mark down the same tree (plan.mark,
- *     bcast_mpi.c): processes that disagree on the length then get the
- *     count error, not a hang.
+ *     the source sending to each, '3' on 16 and 64), not the binomial
+ *     tree: its relays are processes that may be computing outside MPI
+ *     (ScaLAPACK's are, most of the time), and a flatter tree has fewer of
+ *     them between the source and a waiting receiver.  The longer ones (and
+ *     empty ones) reserve one ID too, for their mark down the same tree
+ *     (plan.mark, bcast_mpi.c): processes that disagree on the length then
+ *     get the count error, not a hang.
  *   - ' ' broadcasts past 2^31 bytes under MPICH are the tree too: MPICH's
  *     (4.0) MPI_Ibcast, which ' ' uses so that its source never waits,
  *     fails there ("Invalid communicator" at the receivers; Open MPI's

@@ -131,33 +131,40 @@ const bi_topo *bi_bcast_choose(int np, double bytes, int *param)
  * and the environment alone, so processes that disagree on a broadcast's
  * length still run one pattern, and the long ones' mark goes down the same
  * tree (bcast_mpi.c), and they get the count error rather than wait for
- * each other.  Kept per Np up to SHORT_MEMO (relaxed atomics: threads may
- * compute it at once, and compute the same). */
+ * each other.  Kept per Np up to SHORT_MEMO, and for the last Np past it
+ * (relaxed atomics: threads may compute it at once, and compute the same;
+ * the last one is one word, Np and tree together). */
 #define SHORT_MEMO 4096
 const bi_topo *bi_bcast_short_tree(int np)
 {
     static _Atomic signed char memo[SHORT_MEMO];
+    static _Atomic long long last; /* past SHORT_MEMO: the last Np * 16 + tree */
     if (np < 3) return bi_topo_find('1'); /* on 2 or 3 every tree is the source sending to each */
     if (np < SHORT_MEMO) {
         const int k = atomic_load_explicit(&memo[np], memory_order_relaxed);
         if (k) return bi_topo_find((char)('0' + k));
+    } else {
+        const long long l = atomic_load_explicit(&last, memory_order_relaxed);
+        if (l >> 4 == np) return bi_topo_find((char)('0' + (l & 15)));
     }
     static const double len[] = {8.0, 512.0, 4096.0};
     const bi_machine *m = bi_machine_default();
+    double base[3];
+    for (int i = 0; i < 3; i++) base[i] = bi_model_bcast_tree(m, np, len[i], 1, NULL);
     int best = 1;
-    double sbest = 0;
-    for (int k = 1; k <= 9; k++) {
+    double sbest = 3;
+    for (int k = 2; k <= 9; k++) {
         double s = 0;
-        for (int i = 0; i < 3; i++)
-            s += bi_model_bcast_tree(m, np, len[i], k, NULL) /
-                 bi_model_bcast_tree(m, np, len[i], 1, NULL);
-        if (k == 1 || s < sbest - 1e-9) {
+        for (int i = 0; i < 3; i++) s += bi_model_bcast_tree(m, np, len[i], k, NULL) / base[i];
+        if (s < sbest - 1e-9) {
             best = k;
             sbest = s;
         }
     }
     if (np < SHORT_MEMO)
         atomic_store_explicit(&memo[np], (signed char)best, memory_order_relaxed);
+    else
+        atomic_store_explicit(&last, (long long)np * 16 + best, memory_order_relaxed);
     return bi_topo_find((char)('0' + best));
 }
 

@@ -141,17 +141,17 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * BI_DIRECT_MIN bytes or more teach it (shorter ones go eagerly, or are
  * all latency).  A late receiver still costs the source at most
  * BLACS_SOURCE_WAIT per broadcast, nothing once its missing word shows it
- * late with the progress thread running (bi_source_settle).  And a long broadcast whose receivers
- * have all said they are there (their words, below: come after the source
- * stopped waiting for them and copied) is waited for to the end when its
- * bound passes: each receiver is inside its globally-blocking
- * broadcast/receive, so the wait cannot hang, and a send longer than
- * BLACS_SOURCE_WAIT no longer stops halfway.  TESTING/t_busysource.c over
- * TCP held to 1 Gbit/s: 4 MB to a receiver 3 ms late waited 236 ms (the
- * source's whole computation), now 36-41 ms (the transfer).  ScaLAPACK on
- * MPICH between two such hosts, 1 x 2, N = 2048, the built-in machine
- * (TIMING/sim/sl_real.sh): PDGETRF and PDPOTRF were 1.32-1.44 times the
- * reference BLACS's time.
+ * late with the progress thread running (bi_source_settle).  And a long
+ * broadcast whose receivers have all said they are there (their words,
+ * below: come after the source stopped waiting for them and copied) is
+ * waited for to the end when its bound passes: each receiver is inside its
+ * globally-blocking broadcast/receive, so the wait cannot hang, and a send
+ * longer than BLACS_SOURCE_WAIT no longer stops halfway.
+ * TESTING/t_busysource.c over TCP held to 1 Gbit/s: 4 MB to a receiver 3
+ * ms late waited 236 ms (the source's whole computation), now 36-41 ms
+ * (the transfer).  ScaLAPACK on MPICH between two such hosts, 1 x 2, N =
+ * 2048, the built-in machine (TIMING/sim/sl_real.sh): PDGETRF and PDPOTRF
+ * were 1.32-1.44 times the reference BLACS's time.
  *   bi_fwd is for a process passing data on to several others (a tree's
  * interior node, every process of a leave-on-all combine's final
  * broadcast): it waits for its previous send before posting the next, as
@@ -190,8 +190,7 @@ void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
      * source is in MPI (over TCP), so waiting for it up to
      * BLACS_SOURCE_WAIT is what keeps that receiver from waiting for the
      * source's whole computation (TESTING/t_busysource.c). */
-    const int late = c->words && !c->lastdirect && !words_all_in(c);
-    if (late && bi_progress_running()) {
+    if (bi_progress_running() && c->words && !c->lastdirect && !words_all_in(c)) {
         c->ordspent = c->plan.ord_cap; /* the rest go at once */
         return;
     }

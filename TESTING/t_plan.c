@@ -138,6 +138,17 @@ int main(int argc, char **argv)
                      "' ' empty on %d: mpi %d mark %d ntags %d", n, p.mpi, p.mark, p.ntags);
         }
     }
+    /* past the per-Np memo the last Np is kept: scopes of different sizes
+     * in turn still get each its own tree */
+    {
+        const bi_topo *a = bi_bcast_short_tree(5000), *b = bi_bcast_short_tree(300000);
+        TU_CHECK(a->top != b->top, "short tree on 5000 and 300000 both '%c'", a->top);
+        for (int r = 0; r < 3; r++) {
+            TU_CHECK(bi_bcast_short_tree(5000) == a && bi_bcast_short_tree(5000) == a &&
+                         bi_bcast_short_tree(300000) == b,
+                     "short tree past the memo changed in round %d", r);
+        }
+    }
     in = call(' ', 4, 100, 8, 0);
     in.has_coll = 0;
     p = bi_bcast_plan(&in, m);
