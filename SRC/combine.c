@@ -117,7 +117,7 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     const bi_call_in in = {.t = tp, .ctx = ctx, .np = np, .has_coll = bi_scope_has_coll(sc),
                            .root = root, .count = count, .isize = c.isize,
                            .repeat = c.repeat, .coherent = c.coherent,
-                           .ordered = user || s->type != BI_I};
+                           .ordered = user || s->type != BI_I, .user = user};
     c.plan = bi_comb_plan(&in, bi_machine_default());
     if (c.plan.top != tp->top) bi_cur.ran = c.plan.top; /* reports name both */
     if (c.plan.agree) {

@@ -18,6 +18,7 @@ typedef struct {
     int repeat, coherent; /* BLACS_SET 15, 16 */
     int ordered;       /* combine: its result depends on the order of operations
                           (real and complex sums, user combines) */
+    int user;          /* combine: a user combine (vTUOP2D) */
 } bi_call_in;
 
 bi_plan bi_bcast_plan(const bi_call_in *in, const bi_machine *m);

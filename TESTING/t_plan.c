@@ -266,6 +266,34 @@ int main(int argc, char **argv)
     TU_CHECK(p.run == bi_comb_tree && p.top == '1' && p.ntags == 2, "'H' leave-on-one: '%c'",
              p.top);
 
+    /* ' ' leave-on-all on two processes: the exchange at every length,
+     * repeatable or not, in a scope with or without collectives; MPI's
+     * reduction (or the tree) for leave-on-one, with the coherence flag,
+     * for user combines and on three processes */
+    for (size_t n = 1; n <= 10000000; n *= 100) {
+        in = call(' ', 2, n, 8, -1);
+        in.repeat = in.ordered = (n / 100) % 2;
+        in.has_coll = n != 100;
+        p = bi_comb_plan(&in, m);
+        TU_CHECK(p.run == bi_comb_bidir && p.top == 'H' && !p.mpi && !p.agree &&
+                     p.ntags == bi_topo_find('H')->comb_ntags,
+                 "' ' on 2, %zu items: top '%c'", n, p.top);
+    }
+    in = call(' ', 2, 1, 8, 1);
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.run == bi_comb_mpi && p.mpi, "' ' on 2 to one: top '%c'", p.top);
+    in = call(' ', 2, 1, 8, -1);
+    in.coherent = 1;
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.run == bi_comb_mpi, "' ' on 2, coherent: top '%c'", p.top);
+    in = call(' ', 2, 1, 8, -1);
+    in.user = in.ordered = 1;
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.run == bi_comb_mpi, "' ' on 2, user combine: top '%c'", p.top);
+    in = call(' ', 3, 1, 8, -1);
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(p.run == bi_comb_mpi, "' ' on 3: top '%c'", p.top);
+
     /* repeatable ' ' whose order matters: agree on the count, then a
      * fixed-order letter the models pick (never 'H'); integers stay MPI's */
     in = call(' ', 8, 100000, 8, -1);
