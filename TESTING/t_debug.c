@@ -11,7 +11,8 @@
  * The long-wait warning (BLACS_WAIT_WARN, SRC/watch.c), checked here since
  * the runner can only see that a line is there, not that it is alone:
  *   slow WHAT   process 0 sleeps 3 s outside the BLACS, then sends (WHAT
- *               p2p), broadcasts (bcast) or sums (sum), TOP ' '; process 1
+ *               p2p), broadcasts (bcast) or sums (sum: MPI's reduction, with
+ *               BLACS_SET 16; sumx: the exchange), TOP ' '; process 1
  *               waits for it.  With BLACS_WAIT_WARN below 3 s process 1
  *               prints exactly one warning naming the routine and the
  *               message, process 0 none; otherwise (0: off, unset: 300 s)
@@ -103,19 +104,31 @@ static void slow(blacs_int ctxt, blacs_int c, const char *what)
                  "from rank 0 of the grid", (long)ctxt,
                  d && atoi(d) >= 3 ? "" : "running '1', ");
     } else {
+        /* sum: with BLACS_SET 16 (coherent) ' ' on two processes is MPI's
+         * reduction; sumx: without it, the exchange 'H' (SRC/plan.c) */
+        const int mpi = !strcmp(what, "sum");
+        blacs_int coh = mpi, was = 0;
+        Cblacs_get(ctxt, 16, &was);
+        Cblacs_set(ctxt, 16, &coh);
         if (c == 1)
             for (int i = 0; i < 4; i++) a[i] = 10 * (i + 1);
         Cdgsum2d(ctxt, "All", " ", 2, 2, a, 2, -1, -1);
-        snprintf(want, sizeof want, "in Cdgsum2d (combine, context %ld, scope 'a', topology ' ', "
-                 "4 elements, destination {-1,-1}) waiting for the other processes of the scope "
-                 "in an MPI collective", (long)ctxt);
+        Cblacs_set(ctxt, 16, &was);
+        if (mpi)
+            snprintf(want, sizeof want, "in Cdgsum2d (combine, context %ld, scope 'a', topology "
+                     "' ', 4 elements, destination {-1,-1}) waiting for the other processes of "
+                     "the scope in an MPI collective", (long)ctxt);
+        else
+            snprintf(want, sizeof want, "in Cdgsum2d (combine, context %ld, scope 'a', topology "
+                     "' ', running 'H', 4 elements, destination {-1,-1}) waiting for a message "
+                     "from rank 0 of the grid", (long)ctxt);
     }
     char *text = release();
     int n = count_of(text, "BLACS WARNING");
     TU_CHECK(n == expect, "%s: %d warnings on process %ld, expected %d", what, n, (long)c, expect);
     if (expect) TU_CHECK(strstr(text, want) != NULL, "%s: the warning does not say\n  %s", what, want);
     free(text);
-    double f = !strcmp(what, "sum") ? 11 : 1;
+    double f = !strncmp(what, "sum", 3) ? 11 : 1;
     for (int i = 0; i < 4; i++)
         TU_CHECK(a[i] == f * (i + 1), "%s: element %d is %g, expected %g", what, i, a[i], f * (i + 1));
 }
