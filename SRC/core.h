@@ -79,6 +79,7 @@ typedef struct { int n; MPI_Datatype dt; int made; } bi_mpicount;
 /* n items of el as the (count, datatype) of one MPI call: (n, el) within the
  * limit, else (1, a committed derived type); bi_mpicount_free after the call */
 bi_mpicount bi_mpicount_of(size_t n, MPI_Datatype el);
+bi_mpicount bi_mpicount_bytes(size_t n, size_t size, MPI_Datatype el);
 void bi_mpicount_free(bi_mpicount *k);
 /* n blocks of blen items of t, block k at byte offset k*stride, for any n:
  * a new uncommitted type (blen <= the limit) */

@@ -93,6 +93,17 @@ bi_mpicount bi_mpicount_of(size_t n, MPI_Datatype el)
     return k;
 }
 
+/* n items of el, each `size` bytes of MPI_BYTE (a combine's, optype.c), as
+ * n * size bytes while that is within the limit: the same type signature,
+ * so either side may use either form, and MPICH moves a predefined type
+ * with less work than a derived one (DGSUM2D of one double on 1 x 2, the
+ * exchange: 0.83 -> 0.79 us) */
+bi_mpicount bi_mpicount_bytes(size_t n, size_t size, MPI_Datatype el)
+{
+    if (n <= limit() / size) return (bi_mpicount){(int)(n * size), MPI_BYTE, 0};
+    return bi_mpicount_of(n, el);
+}
+
 void bi_mpicount_free(bi_mpicount *k)
 {
     if (k->made) BI_MPI(MPI_Type_free(&k->dt), "MPI_Type_free");

@@ -259,10 +259,16 @@ static int to_is_there(bi_coll *c, int to)
     return in;
 }
 
+/* what `items` of the operation travel as: a combine's as bytes (count.c) */
+static bi_mpicount wire(const bi_coll *c, size_t items)
+{
+    return c->op ? bi_mpicount_bytes(items, c->isize, c->dt) : bi_mpicount_of(items, c->dt);
+}
+
 void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
 {
     const size_t off = (size_t)((const char *)p - c->buf);
-    bi_mpicount k = bi_mpicount_of(items, c->dt);
+    bi_mpicount k = wire(c, items);
     bi_reqs *q = &c->reqs;
     if (each(c)) {
         source_order(c); /* the previous send first: its wait is time for this word */
@@ -305,7 +311,7 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
 {
     MPI_Status st;
     int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
-    bi_mpicount k = bi_mpicount_of(items, c->dt);
+    bi_mpicount k = wire(c, items);
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r;
         BI_MPI(MPI_Irecv(p, k.n, k.dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
@@ -346,7 +352,7 @@ MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag)
 {
     MPI_Request r;
     int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
-    bi_mpicount k = bi_mpicount_of(items, c->dt);
+    bi_mpicount k = wire(c, items);
     BI_MPI(MPI_Irecv(p, k.n, k.dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
     bi_mpicount_free(&k);
     return r;
@@ -356,7 +362,7 @@ void bi_sendrecv(bi_coll *c, int to, const void *sp, size_t sitems, int from, vo
                  size_t ritems, int tag)
 {
     traced(c, to, sitems, tag);
-    bi_mpicount ks = bi_mpicount_of(sitems, c->dt), kr = bi_mpicount_of(ritems, c->dt);
+    bi_mpicount ks = wire(c, sitems), kr = wire(c, ritems);
     MPI_Status st;
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r[2];
