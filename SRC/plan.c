@@ -15,9 +15,12 @@
  *   - a ' ' leave-on-all combine in a scope of two processes is one
  *     exchange, 'H', at every length: MPI_Allreduce does the same there,
  *     but ours of one double takes the user operation that checks the count
- *     (comb_mpi.c) and cost 1.3 times MPI_SUM's (make bench, MPICH, 1 x 2),
- *     the exchange 1.1 to 1.15; at 10^3 to 10^6 doubles the exchange is
- *     as fast as MPI's or faster.  Both partners combine the same two
+ *     (comb_mpi.c): 1.16 to 1.34 times MPI_SUM's (make bench, MPICH, 1 x 2,
+ *     as the machine is busier), the exchange 1.05 to 1.21.  At 10^3 and
+ *     10^4 doubles the exchange is faster than MPI's, level at 10^5, 5-10%
+ *     slower at 10^6 (each partner combines all of it, MPICH's
+ *     reduce-scatter half); one plan at every length needs no agreement on
+ *     the count.  Both partners combine the same two
  *     operands, and every operation of the library is commutative to the
  *     bit (ops.c), so both get the same bits; the plan does not depend on
  *     M*N, and a count that differs fails the exchange's receive.  Not for
