@@ -13,19 +13,19 @@
  *     repeatable combine needs nothing more and its leave-on-all is
  *     coherent.  Traces name '1'.
  *   - a ' ' leave-on-all combine in a scope of two processes is one
- *     exchange, 'H', at every length: MPI_Allreduce does the same there,
- *     but ours of one double takes the user operation that checks the count
- *     (comb_mpi.c): 1.16 to 1.34 times MPI_SUM's (make bench, MPICH, 1 x 2,
- *     as the machine is busier), the exchange 1.05 to 1.21.  At 10^3 and
- *     10^4 doubles the exchange is faster than MPI's, level at 10^5, 5-10%
- *     slower at 10^6 (each partner combines all of it, MPICH's
- *     reduce-scatter half); one plan at every length needs no agreement on
- *     the count.  Both partners combine the same two
- *     operands, and every operation of the library is commutative to the
- *     bit (ops.c), so both get the same bits; the plan does not depend on
- *     M*N, and a count that differs fails the exchange's receive.  Not for
- *     user combines (commutative only by contract) or with BLACS_SET 16,
- *     where 'H' would be the tree.
+ *     exchange, 'H', at every length.  MPICH's MPI_Allreduce of a short
+ *     vector does the same there, but ours of one double takes the user
+ *     operation that checks the count (comb_mpi.c): 1.16 to 1.34 times
+ *     MPI_SUM's (make bench, MPICH, 1 x 2, as the machine is busier), the
+ *     exchange 1.05 to 1.21.  At 10^3 and 10^4 doubles the exchange is
+ *     faster than MPI's, level at 10^5, 5-10% slower at 10^6 (each
+ *     partner combines all of it, MPICH's reduce-scatter half); one plan
+ *     at every length needs no agreement on the count.  Both partners
+ *     combine the same two operands, and every operation of the library
+ *     is commutative to the bit (ops.c), so both get the same bits; a
+ *     count that differs fails the exchange's receive.  Not for user
+ *     combines (commutative only by contract) or with BLACS_SET 16, where
+ *     'H' would be the tree.
  *   - short ' ' broadcasts (1 to BI_BCAST_SHORT bytes, 12 KB) are a tree
  *     in every scope, on one message ID: MPI_Ibcast, which ' ' uses so
  *     that its source never waits, costs twice MPI_Bcast there, and the
