@@ -6,13 +6,81 @@
  * ones; the destination's any-source receives must still only match its
  * own operation.  200 back-to-back combines with changing destinations and
  * values, TOP 'F' (everyone sends straight to the destination) and '1'.
+ *
+ * "pair": the narrowest ID range (64 IDs) on two processes, where the IDs
+ * of every class come back after a few operations.  Process 0 races ahead
+ * through stretches of sends (broadcasts it sources, point-to-point sends,
+ * leave-on-one combines to process 1) while process 1 sleeps outside MPI;
+ * between the stretches come the two-process exchange (' ' leave-on-all,
+ * SRC/plan.c) and 'H' combines.  Every operation carries values of its
+ * own, so a receive that took a message of another operation with a
+ * reused ID shows as a wrong value.
  */
+#include <time.h>
 #include "tutil.h"
+
+static double pv(int k, int who, int i) { return 1e6 * k + 1e3 * who + i; }
+
+static int pair(void)
+{
+    blacs_int me, np, ctxt, nr, nc, r, c, range[2] = {0, 63};
+    Cblacs_pinfo(&me, &np);
+    TU_CHECK(np == 2, "t_msgid pair runs on 2 processes, not %ld", (long)np);
+    if (np != 2) return tu_finish();
+    Cblacs_set(-1, 1, range);
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", 1, 2);
+    Cblacs_gridinfo(ctxt, &nr, &nc, &r, &c);
+    const blacs_int lens[] = {1, 3, 700, 40000}; /* short to long-protocol */
+    static double v[40000];
+    long bad = 0, ops = 0;
+    unsigned seed = 12345; /* the same sequence on both processes */
+    for (int k = 0; k < 400; k++) {
+        seed = seed * 1103515245u + 12345u;
+        int kind = (int)((seed >> 16) % 8);
+        blacs_int n = lens[(seed >> 8) % 4];
+        if (k % 40 == 0 && c == 1) { /* process 1 away while 0 sends */
+            struct timespec ts = {0, 20000000};
+            nanosleep(&ts, NULL);
+        }
+        if (kind <= 2) { /* process 0's broadcast: a send for it */
+            const char *top = kind == 0 ? " " : kind == 1 ? "1" : "S";
+            for (blacs_int i = 0; i < n; i++) v[i] = c == 0 ? pv(k, 0, (int)i) : -1;
+            if (c == 0) Cdgebs2d(ctxt, "All", top, n, 1, v, n);
+            else Cdgebr2d(ctxt, "All", top, n, 1, v, n, 0, 0);
+            for (blacs_int i = 0; i < n; i++) bad += v[i] != pv(k, 0, (int)i);
+        } else if (kind <= 4) { /* a point-to-point send from 0 to 1 */
+            if (c == 0) {
+                for (blacs_int i = 0; i < n; i++) v[i] = pv(k, 0, (int)i);
+                Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
+            } else {
+                Cdgerv2d(ctxt, n, 1, v, n, 0, 0);
+                for (blacs_int i = 0; i < n; i++) bad += v[i] != pv(k, 0, (int)i);
+            }
+        } else { /* combines: leave-on-one to 1 (0 only sends), the
+                  * exchange, 'H' leave-on-all */
+            const char *top = kind == 7 ? "H" : " ";
+            blacs_int rd = kind == 5 ? 0 : -1, cd = kind == 5 ? 1 : -1;
+            for (blacs_int i = 0; i < n; i++) v[i] = pv(k, (int)c, (int)i);
+            Cdgsum2d(ctxt, "All", (char *)top, n, 1, v, n, rd, cd);
+            if (kind != 5 || c == 1)
+                for (blacs_int i = 0; i < n; i++) bad += v[i] != pv(k, 0, (int)i) + pv(k, 1, (int)i);
+        }
+        ops++;
+    }
+    TU_CHECK(bad == 0, "%ld wrong values in %ld operations on a 64-ID range: a receive took a "
+             "message of another operation", bad, ops);
+    Cblacs_gridexit(ctxt);
+    int rc = tu_finish();
+    Cblacs_exit(0);
+    return rc;
+}
 
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
     blacs_int me, np, ctxt, nr, nc, r, c;
+    if (argc > 1 && !strcmp(argv[1], "pair")) return pair();
     Cblacs_pinfo(&me, &np);
     if (argc > 1 && !strcmp(argv[1], "mismatch")) {
         /* processes of one grid given different ID ranges: a clear error
