@@ -12,7 +12,8 @@
  * through stretches of sends (broadcasts it sources, point-to-point sends,
  * leave-on-one combines to process 1) while process 1 sleeps outside MPI;
  * between the stretches come the two-process exchange (' ' leave-on-all,
- * SRC/plan.c) and 'H' combines.  Every operation carries values of its
+ * SRC/plan.c) and 'H' combines, and crossed pairs (a send, then a
+ * broadcast, taken in the other order).  Every operation carries values of its
  * own, so a receive that took a message of another operation with a
  * reused ID shows as a wrong value.
  */
@@ -37,14 +38,28 @@ static int pair(void)
     unsigned seed = 12345; /* the same sequence on both processes */
     for (int k = 0; k < 400; k++) {
         seed = seed * 1103515245u + 12345u;
-        int kind = (int)((seed >> 16) % 8);
+        int kind = (int)((seed >> 16) % 9);
         blacs_int n = lens[(seed >> 8) % 4];
         if (k % 40 == 0 && c == 1) { /* process 1 away while 0 sends */
             struct timespec ts = {0, 20000000};
             nanosleep(&ts, NULL);
         }
-        if (kind <= 2) { /* process 0's broadcast: a send for it */
-            const char *top = kind == 0 ? " " : kind == 1 ? "1" : "S";
+        if (kind == 8) { /* crossed: 0 sends, then broadcasts; 1 takes the
+                          * broadcast first (the classes keep them apart) */
+            double w[3];
+            for (blacs_int i = 0; i < n; i++) v[i] = c == 0 ? pv(k, 0, (int)i) : -1;
+            for (int i = 0; i < 3; i++) w[i] = c == 0 ? pv(k, 1, i) : -1;
+            if (c == 0) {
+                Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
+                Cdgebs2d(ctxt, "All", "1", 3, 1, w, 3);
+            } else {
+                Cdgebr2d(ctxt, "All", "1", 3, 1, w, 3, 0, 0);
+                Cdgerv2d(ctxt, n, 1, v, n, 0, 0);
+            }
+            for (blacs_int i = 0; i < n; i++) bad += v[i] != pv(k, 0, (int)i);
+            for (int i = 0; i < 3; i++) bad += w[i] != pv(k, 1, i);
+        } else if (kind <= 2) { /* process 0's broadcast: a send for it */
+            char *top = kind == 0 ? " " : kind == 1 ? "1" : "S";
             for (blacs_int i = 0; i < n; i++) v[i] = c == 0 ? pv(k, 0, (int)i) : -1;
             if (c == 0) Cdgebs2d(ctxt, "All", top, n, 1, v, n);
             else Cdgebr2d(ctxt, "All", top, n, 1, v, n, 0, 0);
