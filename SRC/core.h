@@ -392,7 +392,7 @@ typedef struct {
 /* TOP ' ' broadcasts of 1 to BI_BCAST_SHORT bytes in a scope with MPI
  * collectives run a tree, bi_bcast_short_tree (plan.c) */
 #define BI_BCAST_SHORT 12288.0
-/* a broadcast source waits for its sends (bi_source_settle) only from
+/* a broadcast source waits for its last send (bi_coll_finish) only from
  * this length: shorter ones go eagerly (MPICH's eager threshold, the
  * simulation's SIM_EAGER, make calibrate) */
 #define BI_SETTLE_MIN 8192.0
