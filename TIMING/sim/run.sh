@@ -166,7 +166,7 @@ for mach in i860 paragon cm5 sp1; do
       printf "  %-4s %-24s %10s %10s %9s %9s\n", "TOP", "", "T(50000)ms", "pred ms", "RE max", "RE src"
       for (i = 1; i <= nk; i++) {
         split(order[i], kk, SUBSEP); if (kk[1] != "bcast" && kk[1] != "mpibcast") continue
-        name = kk[1] == "mpibcast" ? "MPI_Bcast (SMPI mpich)" : (kk[2] == "_" ? "\" \" (MPI inside BLACS)" : "")
+        name = kk[1] == "mpibcast" ? "MPI_Bcast (MPICH schedule, simmpi.c)" : (kk[2] == "_" ? "\" \" (MPI inside BLACS)" : "")
         if (kk[1] == "bcast" && kk[2] == "M") name = "3-ring (paper: 3-RING)"
         if (kk[1] == "bcast" && kk[2] == best) name = name "paper: \"BEST\""
         c1 = (kk[1] == "mpibcast") ? "MPI" : kk[2]

@@ -68,10 +68,12 @@ sim_alpha() {
 
 # sim_run NP PLATFORM HOSTDIR TIMEOUT DRIVER ARGS...: DRIVER on NP simulated
 # ranks of the platform file PLATFORM (nodes node-0 ..), SIMCFG, then ARGS
-# (more --cfg=... items, then the driver's own arguments)
+# (more --cfg=... items, then the driver's own arguments); SIMMPI_COLL is the
+# coll-selector among them, for the layer TIMING/sim/simmpi.c (MPI_Bcast)
 sim_run() {
-  local np=$1 pf=$2 hd=$3 tmo=$4 drv=$5; shift 5
-  timeout -k 5 "$tmo" smpirun -np "$np" -platform "$pf" -hostfile "$(sim_hosts "$hd" "$np")" \
+  local np=$1 pf=$2 hd=$3 tmo=$4 drv=$5 sel= a; shift 5
+  for a in "$@"; do case $a in --cfg=smpi/coll-selector:*) sel=${a#*:} ;; esac; done
+  SIMMPI_COLL=$sel timeout -k 5 "$tmo" smpirun -np "$np" -platform "$pf" -hostfile "$(sim_hosts "$hd" "$np")" \
     "$drv" "${SIMCFG[@]}" "$@"
 }
 

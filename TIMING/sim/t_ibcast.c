@@ -14,6 +14,13 @@
  *    the root is back; in a long one (1 MB on all ranks: scatter, then a
  *    ring allgather the root takes part in) the last receiver finishes
  *    only after it.
+ * 3. MPI_Bcast (with SIMMPI_COLL=mpich, as every simulation with MPICH's
+ *    selector runs): the same schedules, so on a communicator with a rank
+ *    on each node the tree is MPICH's binomial tree from the root.  Root 3,
+ *    the rank at distance 8 from it away for 20 ms before its call: the
+ *    three behind it (distances 9-11, ranks 0-2 on 12 ranks) finish after
+ *    it, every other rank before.  SimGrid's own selection (a tree from
+ *    rank 0) fails this.  Checked on a layout of one rank a node only.
  * Prints one "ok"/"WRONG" line per check on rank 0, then "N passed, M failed".
  */
 #include <stdio.h>
@@ -96,6 +103,41 @@ static double away(size_t n)
     return tmax;
 }
 
+/* 3 above: this rank's finish of a 4-byte MPI_Bcast from root while late
+ * is away for 20 ms */
+static double bcast_late(int root, int late)
+{
+    char b[4] = {0};
+    if (me == root) b[0] = 9;
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    if (me == late) {
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+    }
+    MPI_Bcast(b, 4, MPI_BYTE, root, MPI_COMM_WORLD);
+    const double t = MPI_Wtime() - t0;
+    check(b[0] == 9, "data of MPI_Bcast with a relay away");
+    return t;
+}
+
+/* is every rank on a node of its own? */
+static int one_a_node(int np)
+{
+    char name[MPI_MAX_PROCESSOR_NAME] = {0};
+    int len = 0, ok = 1;
+    MPI_Get_processor_name(name, &len);
+    char *all = malloc((size_t)np * MPI_MAX_PROCESSOR_NAME);
+    MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                  MPI_COMM_WORLD);
+    for (int i = 0; i < np && ok; i++)
+        ok = i == me || strncmp(name, all + (size_t)i * MPI_MAX_PROCESSOR_NAME, MPI_MAX_PROCESSOR_NAME);
+    free(all);
+    int every = 0;
+    MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    return every;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -146,6 +188,13 @@ int main(int argc, char **argv)
     if (me == 0) printf("root away 20 ms: last receiver of 100 B at %.3f ms, of 1 MB at %.3f ms\n", ts * 1e3, tl * 1e3);
     check(ts < 0.02, "a short broadcast's receivers do not wait for an absent root");
     check(tl > 0.02, "a long broadcast's last receiver waits for its root's return (MPICH's progress)");
+    if (np == 12 && one_a_node(np)) {
+        const int root = 3, late = (root + 8) % np;
+        const double t = bcast_late(root, late);
+        const int behind = me < 3; /* distances 9, 10, 11 */
+        check(me == late || (t > 0.02) == behind,
+              "MPI_Bcast from 3: ranks 0-2 wait for their relay (rank 11, away 20 ms), no other rank does");
+    }
     MPI_Comm_free(&half);
     MPI_Comm_free(&rev);
     if (me == 0) printf("%d passed, %d failed\n", pass, fail);
