@@ -251,6 +251,19 @@ size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
  * the upward path alone, sqrt((hops-1) n beta / alpha), was 5 for 512 KB
  * (ScaLAPACK's PDPOTRF panels on a 4 x 4 grid).  With BLACS_PIPE_SEGMENT
  * set, ceil(n / segment) as for 'P'. */
+/* ... and no more pieces than delay the first hop by RING_NEAR of its one
+ * message's T_c(n): each piece past the first adds a start-up there.  A
+ * ring is chosen where the nearest process needs the vector first: the
+ * next panel's owner in ScaLAPACK (PDGETRF's and PDPOTRF's 'S'),
+ * whose consecutive broadcasts pipeline by themselves (LAWN 73 4.3.1), so
+ * the first hop is on the critical path and the last is not.  Simulated
+ * PDPOTRF, 16 x 16 on nodes of 16, N = 4096 (panels of 128 KB, 7 pieces by
+ * the model alone): 1.054 times the reference's time with the pieces,
+ * 1.004 in one piece (make bench-scalapack, flops).  With the built-in
+ * machine (alpha 2 us, beta 1e-4 us a byte) a vector goes in one piece up
+ * to 180 KB, in two at most up to 380 KB, in six at most at 1 MB. */
+#define RING_NEAR 0.1
+
 size_t bi_ring_nseg(const bi_machine *m, char top, int np, int param, size_t count, size_t isize)
 {
     const double n = (double)count * (double)isize;
@@ -273,6 +286,10 @@ size_t bi_ring_nseg(const bi_machine *m, char top, int np, int param, size_t cou
         double t = ring_time(m, top, np, n, param, (double)k, NULL);
         if (t < tb) tb = t, best = k;
     }
+    /* the nearest receiver: k pieces reach it after k T_c(n/k), one message
+     * after T_c(n) */
+    while (best > 1 && (double)best * bi_tc(m, n / (double)best) > (1.0 + RING_NEAR) * bi_tc(m, n))
+        best--;
     return best;
 }
 

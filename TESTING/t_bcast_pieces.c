@@ -11,7 +11,8 @@
  *     ceil(bytes / BLACS_PIPE_SEGMENT) if set, else the k that minimises
  *     the topology's model (the README's table, written out below and
  *     searched over every k), no piece under 8 KiB, at most 4096 and count
- *     pieces;
+ *     pieces, and no more than delay the first hop by 10% of T_c(n)
+ *     (doc/topologies.md);
  *   - that every process but the source received once (one group of
  *     pieces in all the scope's traces for each);
  *   - that the long vectors really went in several pieces wherever the
@@ -104,6 +105,10 @@ static long pieces(char top, int rings, long items, size_t esz)
     }
     if (k > 4096) k = 4096;
     if (k > items) k = (double)items;
+    if (seg <= 0) { /* the first hop no more than 10% later than one message's T_c(n) */
+        const double a = envd("BLACS_ALPHA", 2.0), b = envd("BLACS_BETA", 1e-4);
+        while (k > 1 && (k - 1) * a > 0.1 * (a + b * n)) k--;
+    }
     return k < 1 ? 1 : (long)k;
 }
 
