@@ -490,7 +490,9 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, M
     MPI_Aint lb, ext, tlb, text;
     PMPI_Type_get_extent(dt, &lb, &ext);
     PMPI_Type_get_true_extent(dt, &tlb, &text);
-    if ((size_t)text == (size_t)size && (count < 2 || (size_t)ext == (size_t)size)) {
+    if (n == 0 || ((size_t)text == (size_t)size && (count < 2 || (size_t)ext == (size_t)size))) {
+        /* (nothing to move, or contiguous: no pack; SMPI's MPI_Unpack of a
+         * type of size 0, the reference's empty trapezoids, divides by it) */
         s->bytes = (char *)buf + tlb;
     } else {
         s->bytes = s->tmp = malloc(n ? n : 1);

@@ -188,6 +188,19 @@ int main(int argc, char **argv)
     if (me == 0) printf("root away 20 ms: last receiver of 100 B at %.3f ms, of 1 MB at %.3f ms\n", ts * 1e3, tl * 1e3);
     check(ts < 0.02, "a short broadcast's receivers do not wait for an absent root");
     check(tl > 0.02, "a long broadcast's last receiver waits for its root's return (MPICH's progress)");
+    { /* an empty derived type (the reference BLACS's empty trapezoid), both calls */
+        MPI_Datatype e;
+        int len[2] = {0, 0}, disp[2] = {0, 1};
+        MPI_Type_indexed(2, len, disp, MPI_DOUBLE, &e);
+        MPI_Type_commit(&e);
+        double d[2] = {me, me};
+        MPI_Request q;
+        MPI_Ibcast(d, 1, e, 0, MPI_COMM_WORLD, &q);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        MPI_Bcast(d, 1, e, np - 1, MPI_COMM_WORLD);
+        MPI_Type_free(&e);
+        check(d[0] == me && d[1] == me, "a broadcast of an empty derived type moves nothing");
+    }
     if (np == 12 && one_a_node(np)) {
         const int root = 3, late = (root + 8) % np;
         const double t = bcast_late(root, late);
