@@ -271,6 +271,10 @@ size_t bi_ring_nseg(const bi_machine *m, char top, int np, int param, size_t cou
     double kmax = floor(n / BI_RING_MINPIECE);
     if (kmax > PIPE_MAXSEG) kmax = PIPE_MAXSEG;
     if (kmax > (double)count) kmax = (double)count;
+    /* the nearest receiver: k pieces reach it after k T_c(n/k) = T_c(n) +
+     * (k-1) alpha (no bound with alpha 0: the quotient is not finite) */
+    const double near = 1.0 + floor(RING_NEAR * bi_tc(m, n) / m->tc.a);
+    if (near < kmax) kmax = near;
     if (kmax <= 1) return 1;
     size_t lo = 1, hi = (size_t)kmax;
     while (hi - lo > 2) {
@@ -286,10 +290,6 @@ size_t bi_ring_nseg(const bi_machine *m, char top, int np, int param, size_t cou
         double t = ring_time(m, top, np, n, param, (double)k, NULL);
         if (t < tb) tb = t, best = k;
     }
-    /* the nearest receiver: k pieces reach it after k T_c(n/k), one message
-     * after T_c(n) */
-    while (best > 1 && (double)best * bi_tc(m, n / (double)best) > (1.0 + RING_NEAR) * bi_tc(m, n))
-        best--;
     return best;
 }
 
