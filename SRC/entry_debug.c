@@ -17,9 +17,9 @@
  * At every level a wait in progress for BLACS_WAIT_WARN seconds is reported
  * once, by a thread of its own (watch.c); bi_wait_text and bi_call_text
  * (error.c) say what is waited for, there and in hang reports alike.
- * Every entry point brackets its work with bi_enter/bi_leave; with all of
- * this off they cost a few stores.  Here: those two and the cross-check of
- * level 3; the waits of level 2 are in wait.c, the descriptions still in
+ * Every entry point brackets its work with bi_enter/bi_leave (inline, bi.h);
+ * with all of this off they cost a few stores.  Here: the checks those make
+ * at debug level 1 and the cross-check of level 3; the waits of level 2 are in wait.c, the descriptions still in
  * flight in check.c, the statistics in stats.c.
  */
 #include <stdio.h>
@@ -119,39 +119,16 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
     bi_check_poll();
 }
 
-void bi_enter(const char *routine, Int ctxt, char kind, const char *scope, const char *top,
-              const bi_shape *s, Int rr, Int rc)
+/* the bracket's start at debug level 1 and up, for broadcasts and
+ * combines (bi_enter, bi.h) */
+void bi_enter_debug(const char *routine, Int ctxt, char kind, const char *scope, const bi_shape *s,
+                    Int rr, Int rc)
 {
-    atomic_store_explicit(&bi_inside, 1, memory_order_relaxed);
-    bi_cur.routine = routine;
-    bi_cur.ctxt = ctxt;
-    bi_cur.kind = kind;
-    bi_cur.scope = scope ? (char)(bi_up(scope) | 32) : 0;
-    bi_cur.top = top ? bi_up(top) : 0;
-    bi_cur.ran = 0;
-    bi_cur.count = bi_shape_count(s);
-    bi_cur.bytes = bi_cur.count * bi_types[s->type].size;
-    bi_cur.rr = rr;
-    bi_cur.rc = rc;
-    bi_cur.twait = 0;
-    if (bi_g.stats) bi_cur.t0 = MPI_Wtime();
-    if (bi_g.debug >= 1 && (kind == 'r' || kind == 'b' || kind == 'c')) {
-        bi_ctx *c = bi_ctx_get(ctxt, routine);
-        bi_scope *sc = bi_scope_get(c, scope, routine, 2);
-        if (kind == 'r' && bi_scope_rank(sc, rr, rc) == sc->me &&
-            rr >= 0 && rr < c->nprow && rc >= 0 && rc < c->npcol)
-            bi_argerr(ctxt, routine, s->tr ? 10 : 8, "RSRC/CSRC",
-                      "a broadcast receiver names itself {%ld,%ld} as the source", (long)rr, (long)rc);
-        if (bi_g.debug >= 3 && sc->np > 1 && c->chk != MPI_COMM_NULL) crosscheck(c, sc);
-    }
-}
-
-void bi_leave(void)
-{
-    if (bi_g.stats) bi_stats_add(&bi_cur, MPI_Wtime() - bi_cur.t0);
-    bi_last = bi_cur;
-    bi_cur.routine = NULL;
-    atomic_store_explicit(&bi_calls, atomic_load_explicit(&bi_calls, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
-    atomic_store_explicit(&bi_inside, 0, memory_order_relaxed);
+    bi_ctx *c = bi_ctx_get(ctxt, routine);
+    bi_scope *sc = bi_scope_get(c, scope, routine, 2);
+    if (kind == 'r' && bi_scope_rank(sc, rr, rc) == sc->me && rr >= 0 && rr < c->nprow && rc >= 0 &&
+        rc < c->npcol)
+        bi_argerr(ctxt, routine, s->tr ? 10 : 8, "RSRC/CSRC",
+                  "a broadcast receiver names itself {%ld,%ld} as the source", (long)rr, (long)rc);
+    if (bi_g.debug >= 3 && sc->np > 1 && c->chk != MPI_COMM_NULL) crosscheck(c, sc);
 }
