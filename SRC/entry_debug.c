@@ -19,8 +19,9 @@
  * (error.c) say what is waited for, there and in hang reports alike.
  * Every entry point brackets its work with bi_enter/bi_leave (inline, bi.h);
  * with all of this off they cost a few stores.  Here: the checks those make
- * at debug level 1 and the cross-check of level 3; the waits of level 2 are in wait.c, the descriptions still in
- * flight in check.c, the statistics in stats.c.
+ * at debug level 1 and the cross-check of level 3; the waits of level 2 are
+ * in wait.c, the descriptions still in flight in check.c, the statistics
+ * in stats.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
