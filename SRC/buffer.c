@@ -70,7 +70,7 @@ static bi_buf *ready[NREADY], *head, *tail, *cursor;
  * mu.  The head of a send (up to MPI_Isend) is on the critical path of
  * every exchange, and with the thread running mu's lock and unlock were a
  * quarter of it (callgrind, DGESD2D of one double, MPICH 4.0.2: 172 of the
- * 617 instructions before MPI_Isend went to taking the buffer).  Filled by
+ * 656 instructions before MPI_Isend went to taking the buffer).  Filled by
  * the calling thread's releases (its polls, bi_buf_release), up to NREADY
  * buffers of at most OWN_BYTES each, freed with the ready ones. */
 #define OWN_BYTES ((size_t)65536)
@@ -319,8 +319,10 @@ static int test_buf(bi_buf *b)
  * still in flight runs MPI's progress engine, which costs the most while
  * the receiver is away (Open MPI retries its full shared-memory queue each
  * time: 1,000 sends of 1 KB to a process outside MPI took 0.5-0.9 s when
- * every send tested 32 of them, against 45 ms for MPI_Isend alone) */
-static void sweep(int budget, int most_busy, int wrap, int mine)
+ * every send tested 32 of them, against 45 ms for MPI_Isend alone).
+ * thread: the progress thread's sweep, which wraps around the queue and
+ * keeps no buffer as the calling thread's own */
+static void sweep(int budget, int most_busy, int thread)
 {
     int busy = 0;
     while (head && budget-- > 0) {
@@ -328,13 +330,13 @@ static void sweep(int budget, int most_busy, int wrap, int mine)
         cursor = b->next;
         if (test_buf(b)) {
             unlink_active(b);
-            release(b, mine);
+            release(b, !thread);
         } else if (++busy == most_busy) break;
-        if (!cursor && !wrap) break;
+        if (!cursor && !thread) break;
     }
 }
 
-static void poll_active(void) { sweep(32, 2, 0, 1); }
+static void poll_active(void) { sweep(32, 2, 0); }
 
 /* Polling is lazy: the active buffers are tested once NREADY of them are
  * waiting or they hold POLL_BYTES, not after every send.  A test is not
@@ -605,7 +607,7 @@ int bi_buf_armed(void) { return atomic_load_explicit(&armed, memory_order_relaxe
 int bi_buf_progress(unsigned *events)
 {
     if (pthread_mutex_trylock(&mu)) return -1;
-    sweep(64, 64, 1, 0); /* a bounded hold of mu: the rest at the next turn */
+    sweep(64, 64, 1); /* a bounded hold of mu: the rest at the next turn */
     if (!unsure) armed = 0;
     *events = posts + completed;
     int left = armed;
