@@ -38,8 +38,8 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     c.root = root;
     c.count = bi_shape_count(s);
     c.isize = bi_types[s->type].size;
-    c.repeat = (int)cx->repeat;
-    c.coherent = (int)cx->coherent;
+    c.repeat = cx->repeat != 0;
+    c.coherent = cx->coherent != 0;
     const bi_call_in in = {.t = t, .ctx = cx, .np = c.np, .has_coll = bi_scope_has_coll(sc),
                            .root = root, .count = c.count, .isize = c.isize,
                            .repeat = c.repeat, .coherent = c.coherent};

@@ -100,7 +100,10 @@ bi_mpicount bi_mpicount_of(size_t n, MPI_Datatype el)
  * exchange: 0.83 -> 0.79 us) */
 bi_mpicount bi_mpicount_bytes(size_t n, size_t size, MPI_Datatype el)
 {
-    if (n <= limit() / size) return (bi_mpicount){(int)(n * size), MPI_BYTE, 0};
+    /* no division (a combine sends twice a call): n, size <= INT_MAX, so
+     * their product cannot wrap */
+    const size_t l = limit();
+    if (n <= l && size <= l && n * size <= l) return (bi_mpicount){(int)(n * size), MPI_BYTE, 0};
     return bi_mpicount_of(n, el);
 }
 

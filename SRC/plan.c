@@ -133,7 +133,82 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
     }
 }
 
+/* ---- the last plans made ----------------------------------------------
+ * A program repeats its calls (ScaLAPACK's panels, a loop of short sums),
+ * and a plan follows from the call, the grid's BLACS_SET 11-14 and the
+ * machine alone.  Making one is not free: about 200 instructions for the
+ * exchange of a sum on two processes (the table, the models' guards), a
+ * sixth of what DGSUM2D of one double does outside MPI (callgrind, 1 x 2);
+ * many more where the models search ('A', the rings' pieces).  So the last
+ * two plans of each kind are kept with their calls and handed out again
+ * for the same call.  Only for the built-in machine (bi_machine_default,
+ * read once): a plan for any other (tests, the timers' models) is made
+ * afresh.  The key is everything the plan reads: each field of the call
+ * but the grid, and of the grid only its ring and branch counts (so a grid
+ * freed and another made at its address cannot be mistaken for it).  The
+ * library is called by one thread at a time (doc/user-guide.md). */
+typedef struct {
+    const bi_topo *t;
+    size_t count, isize;
+    long long where;     /* np and root */
+    Int rings, branches; /* the grid's BLACS_SET 11 and 12, or 13 and 14 */
+    int flags;           /* has_coll, repeat, coherent, ordered, user (each 0 or 1) */
+} memo_key;
+typedef struct {
+    memo_key k;
+    bi_plan p;
+} memo;
+static memo memos[2][2]; /* [bcast][entry] */
+static int nmemo[2], nextmemo[2];
+
+static memo_key key_of(const bi_call_in *in, int bcast)
+{
+    const bi_ctx *c = in->ctx;
+    return (memo_key){in->t, in->count, in->isize,
+                      (long long)in->np << 32 | (unsigned)in->root,
+                      bcast ? c->rings_bs : c->rings_comb,
+                      bcast ? c->branches_bs : c->branches_comb,
+                      in->has_coll | in->repeat << 1 | in->coherent << 2 | in->ordered << 3 |
+                          in->user << 4};
+}
+
+static int same_key(const memo_key *a, const memo_key *b)
+{
+    return a->t == b->t && a->count == b->count && a->isize == b->isize &&
+           a->where == b->where && a->rings == b->rings && a->branches == b->branches &&
+           a->flags == b->flags;
+}
+
+static bi_plan bcast_plan(const bi_call_in *in, const bi_machine *m);
+static bi_plan comb_plan(const bi_call_in *in, const bi_machine *m);
+
+/* the plan of the call (a broadcast's if bcast), kept or made */
+static bi_plan kept(const bi_call_in *in, const bi_machine *m, int bcast)
+{
+    if (m != bi_machine_default() || !in->ctx)
+        return bcast ? bcast_plan(in, m) : comb_plan(in, m);
+    const memo_key k = key_of(in, bcast);
+    for (int i = 0; i < nmemo[bcast]; i++)
+        if (same_key(&memos[bcast][i].k, &k)) return memos[bcast][i].p;
+    memo *e = &memos[bcast][nextmemo[bcast]];
+    nextmemo[bcast] ^= 1;
+    if (nmemo[bcast] < 2) nmemo[bcast]++;
+    e->k = k;
+    e->p = bcast ? bcast_plan(in, m) : comb_plan(in, m);
+    return e->p;
+}
+
 bi_plan bi_bcast_plan(const bi_call_in *in, const bi_machine *m)
+{
+    return kept(in, m, 1);
+}
+
+bi_plan bi_comb_plan(const bi_call_in *in, const bi_machine *m)
+{
+    return kept(in, m, 0);
+}
+
+static bi_plan bcast_plan(const bi_call_in *in, const bi_machine *m)
 {
     const bi_topo *t = in->t;
     const int np = in->np;
@@ -178,7 +253,7 @@ bi_plan bi_bcast_plan(const bi_call_in *in, const bi_machine *m)
     return p;
 }
 
-bi_plan bi_comb_plan(const bi_call_in *in, const bi_machine *m)
+static bi_plan comb_plan(const bi_call_in *in, const bi_machine *m)
 {
     const bi_topo *t = in->t;
     bi_plan p = {0};

@@ -15,7 +15,7 @@ typedef struct {
     int has_coll;      /* the scope has MPI collectives of its own (bi_scope_has_coll) */
     int root;          /* source, or destination scope rank; -1 leave-on-all */
     size_t count, isize;
-    int repeat, coherent; /* BLACS_SET 15, 16 */
+    int repeat, coherent; /* BLACS_SET 15, 16: 0 or 1, as the flags below */
     int ordered;       /* combine: its result depends on the order of operations
                           (real and complex sums, user combines) */
     int user;          /* combine: a user combine (vTUOP2D) */

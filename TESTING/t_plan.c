@@ -65,6 +65,92 @@ static void post_cost(const bi_machine *m)
              "'1' on 256, one double: %g T_c", t);
 }
 
+/* the kept plans (plan.c): a call with a grid and the built-in machine gets
+ * the plan a fresh one would be (made for a copy of the machine, which
+ * keeps nothing), whatever came before it.  Each call below differs from
+ * the one before it in one input of the plan: in the first pass a field of
+ * the call or the grid's ring or branch count (BLACS_SET 11-14), letter by
+ * letter; in the second the letter, step by step.  So a key that missed an
+ * input would hand out the plan of the call before. */
+static int same_plan(const bi_plan *a, const bi_plan *b)
+{
+    return a->run == b->run && a->top == b->top && a->param == b->param &&
+           a->ntags == b->ntags && a->first == b->first && a->agree == b->agree &&
+           a->mpi == b->mpi && a->nseg == b->nseg && a->halve == b->halve &&
+           a->serial == b->serial && a->ord_a == b->ord_a && a->ord_b == b->ord_b &&
+           a->ord_cap == b->ord_cap && a->direct == b->direct &&
+           a->ready_wait == b->ready_wait && a->mark == b->mark;
+}
+
+enum { NSTEP = 16 };
+static const char kept_tops[] = " MTIS1HAY";
+
+/* step i of the walk for letter top: each changes one input */
+static bi_call_in kept_step(char top, int i, const bi_ctx *g)
+{
+    bi_call_in in = call(top, 8, 20000, 8, 1);
+    in.ctx = &g[0];
+    if (i >= 1) in.ctx = &g[1]; /* more rings */
+    if (i >= 2) in.ctx = &g[2]; /* more branches */
+    if (i >= 3) in.np = 5;
+    if (i >= 4) in.root = 3;
+    if (i >= 5) in.isize = 12;
+    if (i >= 6) in.count = 100;
+    if (i >= 7) in.ordered = 1;
+    if (i >= 8) in.repeat = 1;
+    if (i >= 9) in.ordered = 0;
+    if (i >= 10) in.has_coll = 0;
+    if (i >= 11) in.coherent = 1;
+    if (i >= 12) in.root = -1; /* combines only from here */
+    if (i >= 13) in.coherent = 0;
+    if (i >= 14) in.np = 2, in.has_coll = 1;
+    if (i >= 15) in.user = 1;
+    return in;
+}
+
+static int kept_one(const bi_machine *m, const bi_machine *fresh, const bi_call_in *in, int pass,
+                    int step)
+{
+    int n = 0;
+    for (int bc = 0; bc < 2; bc++) {
+        if (!(bc ? in->t->bcast : in->t->comb)) continue;
+        if (bc && in->root < 0) continue; /* a broadcast has a source */
+        bi_plan k = bc ? bi_bcast_plan(in, m) : bi_comb_plan(in, m);
+        bi_plan f = bc ? bi_bcast_plan(in, fresh) : bi_comb_plan(in, fresh);
+        TU_CHECK(same_plan(&k, &f),
+                 "kept plan of %s '%c', pass %d step %d: top '%c' param %d nseg %zu agree %d, "
+                 "fresh '%c' %d %zu %d",
+                 bc ? "broadcast" : "combine", in->t->top, pass, step, k.top, k.param, k.nseg,
+                 k.agree, f.top, f.param, f.nseg, f.agree);
+        n++;
+    }
+    return n;
+}
+
+static void kept_plans(const bi_machine *m)
+{
+    const bi_machine fresh = *m;
+    bi_ctx g[3];
+    memset(g, 0, sizeof g);
+    g[0].rings_bs = g[0].branches_bs = g[0].rings_comb = g[0].branches_comb = 1;
+    g[1] = g[0];
+    g[1].rings_bs = g[1].rings_comb = 3;
+    g[2] = g[1];
+    g[2].branches_bs = g[2].branches_comb = 2;
+    int checked = 0;
+    for (const char *tp = kept_tops; *tp; tp++)
+        for (int i = 0; i < NSTEP; i++) {
+            bi_call_in in = kept_step(*tp, i, g);
+            checked += kept_one(m, &fresh, &in, 0, i);
+        }
+    for (int i = 0; i < NSTEP; i++)
+        for (const char *tp = kept_tops; *tp; tp++) {
+            bi_call_in in = kept_step(*tp, i, g);
+            checked += kept_one(m, &fresh, &in, 1, i);
+        }
+    TU_CHECK(checked > 200, "kept plans: only %d calls compared", checked);
+}
+
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
@@ -327,5 +413,6 @@ int main(int argc, char **argv)
              "combine 'A': top '%c'", p.top);
     /* every plan carries the fan-in threshold of the machine */
     TU_CHECK(p.serial == bi_serial_bytes(m), "serial bytes %g", p.serial);
+    kept_plans(m);
     return tu_finish();
 }
