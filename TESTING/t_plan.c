@@ -72,6 +72,11 @@ static void post_cost(const bi_machine *m)
  * the call or the grid's ring or branch count (BLACS_SET 11-14), letter by
  * letter; in the second the letter, step by step.  So a key that missed an
  * input would hand out the plan of the call before. */
+#if defined(__x86_64__) || defined(__aarch64__)
+/* same_plan names bi_plan's 16 fields one by one: a field added to it
+ * changes its size, and this stops the build until same_plan compares it */
+_Static_assert(sizeof(bi_plan) == 104, "bi_plan changed: make same_plan compare every field");
+#endif
 static int same_plan(const bi_plan *a, const bi_plan *b)
 {
     return a->run == b->run && a->top == b->top && a->param == b->param &&
