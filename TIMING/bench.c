@@ -15,7 +15,7 @@
  *   gsum    Cdgsum2d leave-on-all            MPI_Allreduce(MPI_SUM), in place
  *   gamx    Cdgamx2d leave-on-all, RA/CA     MPI_Allreduce(MPI_MAX), in place
  *   igamx   Cigamx2d leave-on-all, RA/CA     MPI_Allreduce(MPI_MAX) on the BLACS integer
- * for n = 1, 10, 100, ... nmax (default 10^6).
+ * for n = 1, 10, 100, 1000, 4096 (a 64 x 64 block), 10^4, ... nmax (default 10^6).
  *
  * Method: per (operation, n), `rounds` rounds (default 5); a round is a
  * barrier and a timed loop of reps operations of the BLACS, then a barrier
@@ -175,7 +175,9 @@ int main(int argc, char **argv)
     double *tb = malloc(sizeof *tb * (size_t)rounds), *tm = malloc(sizeof *tm * (size_t)rounds);
 
     for (int op = 0; op < NOPS; op++) {
-        for (long n = 1; n <= nmax; n *= 10) {
+        /* the decades, and between 10^3 and 10^4 one 64 x 64 block of
+         * doubles (32 KB), the length of ScaLAPACK's NB = 64 blocks */
+        for (long n = 1; n <= nmax; n = n == 1000 ? 4096 : n == 4096 ? 10000 : n * 10) {
             /* about 2 ms a loop at ~2 us + 2 ns per element: 1,000 operations
              * of the short ones (a loop of 200 lasted a quarter of a
              * millisecond, where one preemption moves a ratio by 10%) */
