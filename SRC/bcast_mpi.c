@@ -158,7 +158,8 @@ static void recv_counted(const bi_coll *c, MPI_Comm comm)
  * costs the source about what MPI's own transfer costs on shared memory
  * (1 x 2, 800 KB, back to back: 110 us a broadcast against MPI_Bcast's
  * 60-70, make bench).  So in a broadcast the plan makes direct (MPICH,
- * BI_DIRECT_MIN bytes or more: plan.c) every receiver first tells the
+ * BI_DIRECT_MIN bytes or more, BI_BCAST_DIRECT_MIN in a scope on one
+ * node: plan.c) every receiver first tells the
  * source it is there: a word of no bytes on the broadcast's message ID,
  * on the private communicator like every message of the library's own
  * topologies (the IDs keep it apart from them).  The source waits for
@@ -179,6 +180,12 @@ static void recv_counted(const bi_coll *c, MPI_Comm comm)
 static int send_direct(bi_coll *c, MPI_Comm comm, bi_buf *w, MPI_Request **rdy)
 {
     const size_t nb = c->count * c->isize;
+    if (c->shape && !bi_bcast_mpi_inplace()) {
+        /* packed (BLACS_BCAST_DATATYPE=0): never through its datatype, even
+         * to receivers that are there; their words are taken, or queued */
+        if (bi_words_in(c, 0, NULL, NULL, 0, rdy)) *rdy = NULL;
+        return 0;
+    }
     if (!bi_words_in(c, c->plan.ready_wait, w->data + HDR, c->shape ? NULL : c->buf, nb, rdy))
         return 0;
     MPI_Request b;

@@ -104,6 +104,7 @@ struct bi_scope {
                           MPI_COMM_NULL: none (bi_scope_has_coll) */
     bi_idclass ids;    /* message IDs of this scope's operations (msgid.c) */
     unsigned *count;   /* operation counters, one per ID group of roots */
+    int onenode;       /* every member on one node (grid.c, the plan's direct sends) */
 };
 
 struct bi_ctx {
@@ -384,7 +385,8 @@ typedef struct {
 #define BI_MPICH 0
 #endif
 /* where MPI checks a broadcast's count itself (MPICH): the ' ' broadcasts
- * of BI_DIRECT_MIN bytes or more are plan.direct; the library's own
+ * of BI_DIRECT_MIN bytes or more (BI_BCAST_DIRECT_MIN on one node) are
+ * plan.direct; the library's own
  * topologies are, everywhere (bcast.c; their receivers check every
  * message's count themselves) */
 #define BI_BCAST_DIRECT BI_MPICH
@@ -392,6 +394,10 @@ typedef struct {
 /* TOP ' ' broadcasts of 1 to BI_BCAST_SHORT bytes in a scope with MPI
  * collectives run a tree, bi_bcast_short_tree (plan.c) */
 #define BI_BCAST_SHORT 12288.0
+/* in a scope on one node, broadcasts (' ' under MPICH, and the letters)
+ * go straight from A to receivers that said they are there from this
+ * length on, not BI_DIRECT_MIN: the short ' ' broadcasts' bound (plan.c) */
+#define BI_BCAST_DIRECT_MIN BI_BCAST_SHORT
 /* a broadcast source waits for its last send (bi_coll_finish) only from
  * this length: shorter ones go eagerly (MPICH's eager threshold, the
  * simulation's SIM_EAGER, make calibrate) */

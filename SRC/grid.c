@@ -140,6 +140,18 @@ static void node_map(bi_ctx *c, const char *routine)
               "MPI_Allgather", c->handle, routine);
 }
 
+/* whether each scope's members share one node: the same on every member,
+ * from the same node map */
+static void scopes_on_nodes(bi_ctx *c)
+{
+    bi_scope *s[3] = {&c->row, &c->col, &c->all};
+    for (int k = 0; k < 3; k++) {
+        s[k]->onenode = 1;
+        for (int j = 1; j < s[k]->np; j++)
+            if (c->node[bi_scope_commrank(s[k], j)] != c->node[s[k]->base]) s[k]->onenode = 0;
+    }
+}
+
 void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
                 const char *routine)
 {
@@ -252,6 +264,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     }
     c->node = bi_alloc(NULL, (size_t)np * sizeof *c->node, routine, "the grid's nodes");
     node_map(c, routine);
+    scopes_on_nodes(c);
     bi_msgid_setup(c);
     bi_error_grid(h, c->myrow, c->mycol);
     *ctxt = h;

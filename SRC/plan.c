@@ -63,9 +63,14 @@
  *     each send before posting the next (8 T_c of the send + 20 us) and in
  *     all (BLACS_SOURCE_WAIT): the source's order, transport.c; and
  *     whether a source may send straight from A when its receivers say
- *     they are there (long vectors; ' ' under MPICH, on one message ID; the
- *     library's own letters on their first ID), and how long
- *     it waits for them (what copying A costs, T_m; transport.c).
+ *     they are there (long vectors: 64 KB, or 12 KB in a scope on one node;
+ *     ' ' under MPICH, on one message ID; the library's own letters on
+ *     their first ID), and how long it waits for them (what copying A
+ *     costs, T_m; transport.c).  On one node the words cost less than the
+ *     copy from 12 KB (1 x 2, MPICH, 16 and 40 KB back to back: ' ' 1.3-1.6
+ *     times MPI_Bcast's time, was 1.9-3.0); across a network a word's
+ *     latency is more than the copy there (two hosts over TCP: a receiver
+ *     waited 100-200 us at 16 KB, 50-100 from a copy).
  * plan.top is the letter of what runs in the end, for broadcasts and
  * combines alike: message traces (BLACS_TRACE) and hang and long-wait
  * reports name it beside the letter the program passed.
@@ -121,7 +126,7 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
          * tree, '1' at 100 doubles, 4.35 one-way times unordered, 4.00 in
          * order */
         if (bi_posted_together(m, bytes)) p->ord_cap = 0;
-        if (in->np > 1 && bytes >= BI_DIRECT_MIN &&
+        if (in->np > 1 && bytes >= (in->onenode ? BI_BCAST_DIRECT_MIN : BI_DIRECT_MIN) &&
             (!p->mpi || BI_BCAST_DIRECT)) {
             /* the letters' sources look at each receiver's word as they send
              * to it (2, transport.c), but where receivers wait for each other */
@@ -152,7 +157,7 @@ typedef struct {
     size_t count, isize;
     long long where;     /* np and root */
     Int rings, branches; /* the grid's BLACS_SET 11 and 12, or 13 and 14 */
-    int flags;           /* has_coll, repeat, coherent, ordered, user (each 0 or 1) */
+    int flags;           /* has_coll, repeat, coherent, ordered, user, onenode (each 0 or 1) */
 } memo_key;
 typedef struct {
     memo_key k;
@@ -169,7 +174,7 @@ static memo_key key_of(const bi_call_in *in, int bcast)
                       bcast ? c->rings_bs : c->rings_comb,
                       bcast ? c->branches_bs : c->branches_comb,
                       in->has_coll | in->repeat << 1 | in->coherent << 2 | in->ordered << 3 |
-                          in->user << 4};
+                          in->user << 4 | in->onenode << 5};
 }
 
 static int same_key(const memo_key *a, const memo_key *b)

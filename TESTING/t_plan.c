@@ -87,7 +87,7 @@ static int same_plan(const bi_plan *a, const bi_plan *b)
            a->ready_wait == b->ready_wait && a->mark == b->mark;
 }
 
-enum { NSTEP = 16 };
+enum { NSTEP = 18 };
 static const char kept_tops[] = " MTIS1HAY";
 
 /* step i of the walk for letter top: each changes one input */
@@ -100,16 +100,18 @@ static bi_call_in kept_step(char top, int i, const bi_ctx *g)
     if (i >= 3) in.np = 5;
     if (i >= 4) in.root = 3;
     if (i >= 5) in.isize = 12;
-    if (i >= 6) in.count = 100;
-    if (i >= 7) in.ordered = 1;
-    if (i >= 8) in.repeat = 1;
-    if (i >= 9) in.ordered = 0;
-    if (i >= 10) in.has_coll = 0;
-    if (i >= 11) in.coherent = 1;
-    if (i >= 12) in.root = -1; /* combines only from here */
-    if (i >= 13) in.coherent = 0;
-    if (i >= 14) in.np = 2, in.has_coll = 1;
-    if (i >= 15) in.user = 1;
+    if (i >= 6) in.count = 2000; /* 24 KB: straight from A on one node only */
+    if (i >= 7) in.onenode = 1;
+    if (i >= 8) in.count = 100;
+    if (i >= 9) in.ordered = 1;
+    if (i >= 10) in.repeat = 1;
+    if (i >= 11) in.ordered = 0;
+    if (i >= 12) in.has_coll = 0;
+    if (i >= 13) in.coherent = 1;
+    if (i >= 14) in.root = -1; /* combines only from here */
+    if (i >= 15) in.coherent = 0;
+    if (i >= 16) in.np = 2, in.has_coll = 1;
+    if (i >= 17) in.user = 1;
     return in;
 }
 
@@ -169,6 +171,22 @@ int main(int argc, char **argv)
     }
     /* unset, the posting cost is T_s(0) */
     TU_CHECK(m->tp == m->ts.a, "BLACS_POST_ALPHA unset: %g, T_s(0) %g", m->tp, m->ts.a);
+
+    /* straight from A (plan.direct) from 64 KB, or from 12 KB in a scope on
+     * one node, where a receiver's word costs less than the copy */
+    {
+        const size_t n[3] = {1000, 2000, 10000}; /* 8, 16 and 80 KB */
+        for (int k = 0; k < 3; k++)
+            for (int node = 0; node < 2; node++) {
+                in = call('1', 4, n[k], 8, 0);
+                in.onenode = node;
+                p = bi_bcast_plan(&in, m);
+                const int want = k == 2 || (k == 1 && node);
+                TU_CHECK((p.direct != 0) == want && (!want || p.ready_wait > 0),
+                         "'1' on 4, %zu doubles, %s: direct %d ready_wait %g", n[k],
+                         node ? "one node" : "across nodes", p.direct, p.ready_wait);
+            }
+    }
 
     /* 'I': its own algorithm, one ID, nothing to fall back to */
     in = call('I', 5, 100, 8, 0);
