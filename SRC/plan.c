@@ -69,8 +69,8 @@
  *     costs, T_m; transport.c).  On one node the words cost less than the
  *     copy from 12 KB (1 x 2, MPICH, 16 and 40 KB back to back: ' ' 1.3-1.6
  *     times MPI_Bcast's time, was 1.9-3.0); across a network a word's
- *     latency is more than the copy there (two hosts over TCP: a receiver
- *     waited 100-200 us at 16 KB, 50-100 from a copy).
+ *     latency is more than the copy there (two hosts over TCP: a late
+ *     receiver waited 64-214 us at 16 KB, 32-98 from a copy).
  * plan.top is the letter of what runs in the end, for broadcasts and
  * combines alike: message traces (BLACS_TRACE) and hang and long-wait
  * reports name it beside the letter the program passed.
