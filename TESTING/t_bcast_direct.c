@@ -156,8 +156,8 @@ int main(int argc, char **argv)
     static const int sizes[2][3] = {{100000, 1, 100000}, {2000, 1, 2000}};
     static const int sizes_ge[2][3] = {{1000, 100, 1003}, {100, 20, 103}};
     for (int k = 0; k < 2; k++) {
-        M = (ge ? sizes_ge : sizes)[k][0], NC = (ge ? sizes_ge : sizes)[k][1],
-        LD = (ge ? sizes_ge : sizes)[k][2];
+        const int *z = (ge ? sizes_ge : sizes)[k];
+        M = z[0], NC = z[1], LD = z[2];
         for (const char *t = tops; *t; t++) {
 #if !defined(MPICH_VERSION)
             if (*t == ' ') continue;
