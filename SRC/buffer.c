@@ -514,10 +514,33 @@ MPI_Request *bi_buf_req(bi_buf *b, int peer)
     return &b->req[b->nreq++];
 }
 
+/* A short buffer whose one send MPI has completed as MPI_Isend returned
+ * (with the progress thread, where bi_buf_post asks anyway) is waited for
+ * and kept as the calling thread's own at once: never queued, so no mu, no
+ * link, no later test.  DGESD2D of one double: bi_buf_post cost 770
+ * instructions, of which 320 went to the queue's lock, link and test
+ * (callgrind, MPICH 4.0.2). */
+static int post_done(bi_buf *b)
+{
+    if (!shared || b->nreq != 1 || b->size > OWN_BYTES || nown == NREADY || bi_g.bufmax) return 0;
+    int done = 0, rc = MPI_Request_get_status(b->req[0], &done, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Request_get_status", b, 0);
+    if (!done) return -1;
+    rc = MPI_Wait(&b->req[0], MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Wait", b, 0);
+    own_keep(b);
+    return 1;
+}
+
 void bi_buf_post(bi_buf *b)
 {
     if (b->nreq == 0) {
         bi_buf_release(b);
+        return;
+    }
+    const int fast = post_done(b);
+    if (fast > 0) {
+        bi_poll();
         return;
     }
     lock();
@@ -531,7 +554,7 @@ void bi_buf_post(bi_buf *b)
     atomic_store_explicit(&due, poll_due(), memory_order_relaxed);
     /* known complete already?  (above; only asked with the thread) */
     int done = 0;
-    for (int i = 0; shared && i < b->nreq; i++) {
+    for (int i = 0; shared && !fast && i < b->nreq; i++) {
         int rc = MPI_Request_get_status(b->req[i], &done, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Request_get_status", b, i);
         if (!done) break;
