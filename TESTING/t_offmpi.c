@@ -27,9 +27,10 @@
  *                             returns and waits outside MPI for its signal
  * A source whose call takes longer than STALL seconds (far more than the
  * transfer, far less than the receivers' delay) is a failure: it waited for
- * a receiver.  The time the call's thread waited for a CPU is left out
- * (runq.h): on a machine busy with other test runs an 8 MB send took
- * 0.134 s with no receiver to wait for.
+ * a receiver.  The time the machine took (the process's threads queued
+ * for a CPU, steal, disk stalls: runq.h) is left out: on a machine busy
+ * with other test runs an 8 MB send took 0.134 s with no receiver to wait
+ * for.
  */
 #include <errno.h>
 #include <stdint.h>

@@ -1531,7 +1531,7 @@ static void run_op(const prog_t *P, const op_t *o)
             double stall = STALL_S + (seg && atof(seg) > 0 && o->kind == 'b'
                                           ? 50e-6 * (double)o->m * o->n * esz(o->type) / atof(seg) : 0);
             if (took - queued > stall && !getenv("RANDPROG_NO_STALL"))
-                fail("op %d: the %s took %.3f s (%.3f s of it waiting for a CPU): it waited for a receiver "
+                fail("op %d: the %s took %.3f s (%.3f s of it the machine's: queued for a CPU, stolen, disk): it waited for a receiver "
                      "(locally blocking: it may not)", o->id, o->kind == 'p' ? "send" : "broadcast source", took,
                      queued);
             snprintf(what, sizeof what, "the source's A after op %d", o->id);
