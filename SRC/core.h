@@ -394,10 +394,9 @@ typedef struct {
 /* TOP ' ' broadcasts of 1 to BI_BCAST_SHORT bytes in a scope with MPI
  * collectives run a tree, bi_bcast_short_tree (plan.c) */
 #define BI_BCAST_SHORT 12288.0
-/* in a scope on one node, TOP ' ' broadcasts (under MPICH) go straight
- * from A to receivers that said they are there from this length on, not
- * BI_DIRECT_MIN: the short ' ' broadcasts' bound; the letters keep
- * BI_DIRECT_MIN (plan.c) */
+/* in a scope on one node, broadcasts (' ' under MPICH, and the letters)
+ * go straight from A to receivers that said they are there from this
+ * length on, not BI_DIRECT_MIN: the short ' ' broadcasts' bound (plan.c) */
 #define BI_BCAST_DIRECT_MIN BI_BCAST_SHORT
 /* a broadcast source waits for its last send (bi_coll_finish) only from
  * this length: shorter ones go eagerly (MPICH's eager threshold, the

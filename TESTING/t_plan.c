@@ -100,7 +100,7 @@ static bi_call_in kept_step(char top, int i, const bi_ctx *g)
     if (i >= 3) in.np = 5;
     if (i >= 4) in.root = 3;
     if (i >= 5) in.isize = 12;
-    if (i >= 6) in.count = 2000; /* 24 KB: ' ' straight from A on one node only */
+    if (i >= 6) in.count = 2000; /* 24 KB: straight from A on one node only */
     if (i >= 7) in.onenode = 1;
     if (i >= 8) in.count = 100;
     if (i >= 9) in.ordered = 1;
@@ -172,24 +172,20 @@ int main(int argc, char **argv)
     /* unset, the posting cost is T_s(0) */
     TU_CHECK(m->tp == m->ts.a, "BLACS_POST_ALPHA unset: %g, T_s(0) %g", m->tp, m->ts.a);
 
-    /* straight from A (plan.direct) from 64 KB; TOP ' ' (MPICH) from 12 KB
-     * in a scope on one node, where a receiver's word costs less than the
-     * copy; the letters keep 64 KB there (plan.c) */
+    /* straight from A (plan.direct) from 64 KB, or from 12 KB in a scope on
+     * one node, where a receiver's word costs less than the copy */
     {
         const size_t n[3] = {1000, 2000, 10000}; /* 8, 16 and 80 KB */
-        const char tops[2] = {'1', ' '};
-        for (int t = 0; t < (BI_BCAST_DIRECT ? 2 : 1); t++)
-            for (int k = 0; k < 3; k++)
-                for (int node = 0; node < 2; node++) {
-                    in = call(tops[t], 4, n[k], 8, 0);
-                    in.has_coll = 1;
-                    in.onenode = node;
-                    p = bi_bcast_plan(&in, m);
-                    const int want = k == 2 || (k == 1 && node && tops[t] == ' ');
-                    TU_CHECK((p.direct != 0) == want && (!want || p.ready_wait > 0),
-                             "'%c' on 4, %zu doubles, %s: direct %d ready_wait %g", tops[t], n[k],
-                             node ? "one node" : "across nodes", p.direct, p.ready_wait);
-                }
+        for (int k = 0; k < 3; k++)
+            for (int node = 0; node < 2; node++) {
+                in = call('1', 4, n[k], 8, 0);
+                in.onenode = node;
+                p = bi_bcast_plan(&in, m);
+                const int want = k == 2 || (k == 1 && node);
+                TU_CHECK((p.direct != 0) == want && (!want || p.ready_wait > 0),
+                         "'1' on 4, %zu doubles, %s: direct %d ready_wait %g", n[k],
+                         node ? "one node" : "across nodes", p.direct, p.ready_wait);
+            }
     }
 
     /* 'I': its own algorithm, one ID, nothing to fall back to */

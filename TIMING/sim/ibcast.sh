@@ -3,7 +3,9 @@
 # (TIMING/sim/simmpi.c): TIMING/sim/t_ibcast.c under SMPI, on 12 ranks of
 # single-core hosts (the binomial tree, scatter and ring) and on 16 ranks,
 # 4 a node (the node phases; scatter and recursive doubling on 16), with
-# the simulated MPI of every simulation (SIMCFG, SIM_MPICH).  Ends with
+# the simulated MPI of every simulation (SIMCFG, SIM_MPICH); and that a
+# request made after MPI_Request_get_status found another done is not
+# taken for that one (the layer's aliases).  Ends with
 # "N passed, M failed"; skips without SimGrid.
 set -u
 if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then

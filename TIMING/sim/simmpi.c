@@ -24,7 +24,9 @@
  * (transport.c asks after a broadcast's words more than once) is found
  * in the list and reported done: testing SMPI's freed request crashed.
  * Every caller waits on a request once its status says it is done, so the
- * list stays short.
+ * list stays short.  A request made before that wait may come back from
+ * SMPI with the remembered handle: it is handed out under an alias
+ * (below), or its first test would say "done" at once.
  *
  * MPI_Test, MPI_Iprobe, MPI_Probe: simulated time passes only while every
  * rank waits, and a failed test or probe costs none (smpi/test:0,
@@ -64,6 +66,75 @@ static int forget(MPI_Request r)
     return 0;
 }
 
+static int kept_has(const void *r)
+{
+    for (int i = 0; i < nkept; i++)
+        if ((const void *)kept[i] == r) return 1;
+    return 0;
+}
+
+/* A handle in kept is one the caller still holds, of a request SMPI has
+ * freed; SMPI reuses a freed request's memory, so a request made after it
+ * may come back with the same handle.  Then the caller's test of the new
+ * request found the old handle in kept and reported the new one done while
+ * its data were still to move: the buffer behind a send went back to the
+ * pool and the next broadcast's copy overwrote it (simulated PDPOTRF,
+ * 4 x 4, node16: the root of an 'I' column broadcast of 8 KB sent, its
+ * receivers got part of the next 'S' row broadcast).  So such a request is
+ * handed out under an alias of its own (below), every request this layer
+ * makes with a handle of its own (MPI_Ibcast's schedules) at an address
+ * that is not in kept, and the functions that take requests look aliases
+ * up first. */
+typedef struct alias {
+    MPI_Request real; /* SMPI's request (MPI_REQUEST_NULL once finished) */
+    int done;         /* finished by get_status's test: the next test or wait returns at once */
+    struct alias *next;
+} alias;
+static alias *aliases;
+
+/* a block of n bytes, zeroed, whose address is no handle in kept */
+static void *fresh_block(size_t n)
+{
+    void *junk[64];
+    int nj = 0;
+    void *p = calloc(1, n);
+    while (p && nkept && kept_has(p) && nj < 64) {
+        junk[nj++] = p;
+        p = calloc(1, n);
+    }
+    while (nj) free(junk[--nj]);
+    return p;
+}
+
+/* the handle to give the caller for SMPI's new request r */
+static MPI_Request made(MPI_Request r)
+{
+    if (r == MPI_REQUEST_NULL || !nkept || !kept_has((const void *)r)) return r;
+    alias *a = fresh_block(sizeof *a);
+    a->real = r;
+    a->next = aliases;
+    aliases = a;
+    return (MPI_Request)(void *)a;
+}
+
+static alias *alias_of(MPI_Request r)
+{
+    for (alias *a = aliases; a; a = a->next)
+        if ((MPI_Request)(void *)a == r) return a;
+    return NULL;
+}
+
+static void alias_drop(alias *a, MPI_Request *r)
+{
+    for (alias **pp = &aliases; *pp; pp = &(*pp)->next)
+        if (*pp == a) {
+            *pp = a->next;
+            break;
+        }
+    free(a);
+    *r = MPI_REQUEST_NULL;
+}
+
 /* the poll in progress: what failed last (a request, a probe's source,
  * tag and communicator, or another wait's key) and the simulated time of
  * its first failure */
@@ -94,6 +165,31 @@ int MPI_Isend(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm c
 {
     int rc = PMPI_Isend(b, n, t, dst, tag, comm, r);
     if (*r == (MPI_Request)cur.key) nap_end();
+    *r = made(*r);
+    return rc;
+}
+
+int MPI_Issend(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm comm, MPI_Request *r)
+{
+    int rc = PMPI_Issend(b, n, t, dst, tag, comm, r);
+    if (*r == (MPI_Request)cur.key) nap_end();
+    *r = made(*r);
+    return rc;
+}
+
+int MPI_Iallreduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *r)
+{
+    int rc = PMPI_Iallreduce(sb, rb, n, dt, op, comm, r);
+    *r = made(*r);
+    return rc;
+}
+
+int MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                MPI_Request *r)
+{
+    int rc = PMPI_Ireduce(sb, rb, n, dt, op, root, comm, r);
+    *r = made(*r);
     return rc;
 }
 
@@ -101,6 +197,7 @@ int MPI_Irecv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, M
 {
     int rc = PMPI_Irecv(b, n, t, src, tag, comm, r);
     if (*r == (MPI_Request)cur.key) nap_end();
+    *r = made(*r);
     return rc;
 }
 
@@ -479,7 +576,7 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, M
     PMPI_Comm_size(comm, &np);
     if (count < 0 || root < 0 || root >= np || PMPI_Type_size(dt, &size) != MPI_SUCCESS)
         return PMPI_Ibcast(buf, count, dt, root, comm, req); /* its errors */
-    ib *s = calloc(1, sizeof *s);
+    ib *s = fresh_block(sizeof *s);
     s->c = ib_comm_of(comm);
     s->tag = IB_TAG0 + (int)(s->c->seq++ & 0xffffff);
     s->root = root;
@@ -524,6 +621,15 @@ static int test1(MPI_Request *r, int *flag, MPI_Status *st)
         *flag = 1;
         return MPI_SUCCESS;
     }
+    alias *a = aliases ? alias_of(*r) : NULL;
+    if (a) {
+        int rc = MPI_SUCCESS;
+        *flag = 1;
+        if (!a->done) rc = PMPI_Test(&a->real, flag, st);
+        else if (st != MPI_STATUS_IGNORE) memset(st, 0, sizeof *st);
+        if (rc == MPI_SUCCESS && *flag) alias_drop(a, r);
+        return rc;
+    }
     ib *s = npending || ibs ? ib_of(*r) : NULL;
     if (s) {
         *flag = s->done;
@@ -540,6 +646,18 @@ static int test1(MPI_Request *r, int *flag, MPI_Status *st)
 int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *s)
 {
     if (r == MPI_REQUEST_NULL) return PMPI_Request_get_status(r, flag, s);
+    alias *a = aliases ? alias_of(r) : NULL;
+    if (a) { /* the alias stays until the caller's test or wait: no reuse */
+        *flag = 1;
+        int rc = MPI_SUCCESS;
+        if (!a->done) {
+            ib_progress();
+            MPI_Request c = a->real;
+            rc = PMPI_Test(&c, flag, s);
+            if (rc == MPI_SUCCESS && *flag && c == MPI_REQUEST_NULL) a->done = 1;
+        } else if (s != MPI_STATUS_IGNORE) memset(s, 0, sizeof *s);
+        return rc;
+    }
     for (int i = 0; i < nkept; i++)
         if (kept[i] == r) { /* asked again: done, and already freed by SMPI */
             *flag = 1;
@@ -575,11 +693,21 @@ int MPI_Test(MPI_Request *r, int *flag, MPI_Status *s)
     return rc;
 }
 
+static int wait_progress(MPI_Request *r, MPI_Status *s);
+
 int MPI_Wait(MPI_Request *r, MPI_Status *s)
 {
     if (nkept && forget(*r)) {
         *r = MPI_REQUEST_NULL;
         return MPI_SUCCESS;
+    }
+    alias *a = aliases ? alias_of(*r) : NULL;
+    if (a) {
+        int rc = MPI_SUCCESS;
+        if (!a->done) rc = wait_progress(&a->real, s);
+        else if (s != MPI_STATUS_IGNORE) memset(s, 0, sizeof *s);
+        alias_drop(a, r);
+        return rc;
     }
     for (;;) {
         if (!npending && !(ibs && ib_of(*r))) return PMPI_Wait(r, s);
@@ -593,7 +721,7 @@ int MPI_Waitany(int n, MPI_Request *r, int *idx, MPI_Status *s)
     for (;;) {
         int ours = 0, live = 0;
         for (int i = 0; i < n && ibs && !ours; i++) ours = r[i] != MPI_REQUEST_NULL && ib_of(r[i]);
-        if (!npending && !ours && !nkept) return PMPI_Waitany(n, r, idx, s);
+        if (!npending && !ours && !nkept && !aliases) return PMPI_Waitany(n, r, idx, s);
         ib_progress();
         for (int i = 0; i < n; i++) {
             if (r[i] == MPI_REQUEST_NULL) continue;
@@ -615,12 +743,30 @@ int MPI_Waitany(int n, MPI_Request *r, int *idx, MPI_Status *s)
 
 int MPI_Request_free(MPI_Request *r)
 {
+    alias *a = aliases ? alias_of(*r) : NULL;
+    if (a) {
+        int rc = a->done ? MPI_SUCCESS : PMPI_Request_free(&a->real);
+        alias_drop(a, r);
+        return rc;
+    }
+    if (nkept && forget(*r)) { /* finished and freed by get_status's test */
+        *r = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+    }
     ib *s = ibs ? ib_of(*r) : NULL;
     if (!s) return PMPI_Request_free(r);
     if (s->done) ib_release(s);
     else s->freed = 1;
     *r = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
+}
+
+int MPI_Cancel(MPI_Request *r)
+{
+    alias *a = aliases ? alias_of(*r) : NULL;
+    if (a) return a->done ? MPI_SUCCESS : PMPI_Cancel(&a->real);
+    if (nkept && kept_has((const void *)*r)) return MPI_SUCCESS; /* finished already */
+    return PMPI_Cancel(r);
 }
 
 /* a request of SMPI's waited for while the schedules advance */

@@ -208,6 +208,47 @@ int main(int argc, char **argv)
         check(me == late || (t > 0.02) == behind,
               "MPI_Bcast from 3: ranks 0-2 wait for their relay (rank 11, away 20 ms), no other rank does");
     }
+    { /* a request made right after MPI_Request_get_status found another
+       * done (SMPI frees that one, the layer remembers its handle, and
+       * SMPI may give the new request the same memory): the new one is not
+       * done before its data have moved.  Rank 0 asks after a word of no
+       * bytes from rank 1 until it is in, then sends rank 1 1 MB, which
+       * rank 1 receives 10 ms later: the send's first test must say "not
+       * done" (the layer said "done" at once, the send's buffer was reused,
+       * and simulated ScaLAPACK's receivers got another broadcast's data) */
+        int ok = 1;
+        enum { LONG = 1 << 20, ROUNDS = 8 };
+        char *big = malloc(LONG);
+        for (int round = 0; np >= 2 && me < 2 && round < ROUNDS; round++) {
+            MPI_Request w, s;
+            if (me == 0) {
+                MPI_Irecv(NULL, 0, MPI_BYTE, 1, 70, MPI_COMM_WORLD, &w);
+                int done = 0;
+                while (!done) {
+                    MPI_Request_get_status(w, &done, MPI_STATUS_IGNORE);
+                    struct timespec t = {0, 1000};
+                    if (!done) nanosleep(&t, NULL);
+                }
+                memset(big, 'A' + round, LONG);
+                MPI_Isend(big, LONG, MPI_BYTE, 1, 71, MPI_COMM_WORLD, &s);
+                int flag = 1;
+                MPI_Test(&s, &flag, MPI_STATUS_IGNORE);
+                ok &= !flag;
+                MPI_Wait(&w, MPI_STATUS_IGNORE);
+                if (!flag) MPI_Wait(&s, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Isend(NULL, 0, MPI_BYTE, 0, 70, MPI_COMM_WORLD, &w);
+                MPI_Wait(&w, MPI_STATUS_IGNORE);
+                struct timespec t = {0, 10000000};
+                nanosleep(&t, NULL);
+                memset(big, 0, LONG);
+                MPI_Recv(big, LONG, MPI_BYTE, 0, 71, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                for (size_t x = 0; x < LONG; x += 4093) ok &= big[x] == 'A' + round;
+            }
+        }
+        free(big);
+        check(ok, "a send made after MPI_Request_get_status found another request done is not done before its receiver takes it");
+    }
     MPI_Comm_free(&half);
     MPI_Comm_free(&rev);
     if (me == 0) printf("%d passed, %d failed\n", pass, fail);
