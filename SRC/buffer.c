@@ -282,6 +282,21 @@ static void words_end(int cancel)
     }
 }
 
+/* is request i complete?  (asked without driving MPI's progress when it is) */
+static int req_done(bi_buf *b, int i)
+{
+    int done = 0, rc = MPI_Request_get_status(b->req[i], &done, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Request_get_status", b, i);
+    return done;
+}
+
+/* frees request i, known complete */
+static void req_free(bi_buf *b, int i)
+{
+    int rc = MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Wait", b, i);
+}
+
 /* request by request: finished ones become MPI_REQUEST_NULL.  Asked with
  * MPI_Request_get_status first, which drives MPI's progress only when the
  * request is not complete yet (MPI_Test always does: in MPICH 4.0 it costs
@@ -297,9 +312,7 @@ static int test_buf(bi_buf *b)
 {
     for (int i = 0; i < b->nreq; i++) {
         if (b->req[i] == MPI_REQUEST_NULL) continue;
-        int done = !b->unsure, rc = MPI_SUCCESS;
-        if (!done) rc = MPI_Request_get_status(b->req[i], &done, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Request_get_status", b, i);
+        const int done = !b->unsure || req_done(b, i);
         if (!done && b->peer[i] <= BI_WORD_PEER(0)) { /* a word to come: not the buffer's */
             adopt(b->req[i]);
             b->req[i] = MPI_REQUEST_NULL;
@@ -307,8 +320,7 @@ static int test_buf(bi_buf *b)
         }
         if (!done) return 0;
         completed++;
-        rc = MPI_Wait(&b->req[i], MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Wait", b, i);
+        req_free(b, i);
     }
     return 1;
 }
@@ -523,11 +535,8 @@ MPI_Request *bi_buf_req(bi_buf *b, int peer)
 static int post_done(bi_buf *b)
 {
     if (!shared || b->nreq != 1 || b->size > OWN_BYTES || nown == NREADY || bi_g.bufmax) return 0;
-    int done = 0, rc = MPI_Request_get_status(b->req[0], &done, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Request_get_status", b, 0);
-    if (!done) return -1;
-    rc = MPI_Wait(&b->req[0], MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Wait", b, 0);
+    if (!req_done(b, 0)) return -1;
+    req_free(b, 0);
     own_keep(b);
     return 1;
 }
@@ -554,11 +563,8 @@ void bi_buf_post(bi_buf *b)
     atomic_store_explicit(&due, poll_due(), memory_order_relaxed);
     /* known complete already?  (above; only asked with the thread) */
     int done = 0;
-    for (int i = 0; shared && !fast && i < b->nreq; i++) {
-        int rc = MPI_Request_get_status(b->req[i], &done, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) send_failed(rc, "MPI_Request_get_status", b, i);
-        if (!done) break;
-    }
+    for (int i = 0; shared && !fast && i < b->nreq; i++)
+        if (!(done = req_done(b, i))) break;
     b->unsure = !done;
     unsure += !done;
     if (shared) {

@@ -56,21 +56,21 @@
 static MPI_Request kept[KEPT]; /* finished by get_status's test, freed by SMPI */
 static int nkept;
 
-static int forget(MPI_Request r)
+/* where r is in kept, or -1 */
+static int kept_at(const void *r)
 {
     for (int i = 0; i < nkept; i++)
-        if (kept[i] == r) {
-            kept[i] = kept[--nkept];
-            return 1;
-        }
-    return 0;
+        if ((const void *)kept[i] == r) return i;
+    return -1;
 }
 
-static int kept_has(const void *r)
+/* r taken out of kept, if it is there (kept stays oldest first) */
+static int forget(MPI_Request r)
 {
-    for (int i = 0; i < nkept; i++)
-        if ((const void *)kept[i] == r) return 1;
-    return 0;
+    const int i = kept_at((const void *)r);
+    if (i < 0) return 0;
+    memmove(kept + i, kept + i + 1, (size_t)(--nkept - i) * sizeof *kept);
+    return 1;
 }
 
 /* A handle in kept is one the caller still holds, of a request SMPI has
@@ -92,24 +92,29 @@ typedef struct alias {
 } alias;
 static alias *aliases;
 
-/* a block of n bytes, zeroed, whose address is no handle in kept */
+/* a block of n bytes, zeroed, whose address is no handle in kept; the
+ * blocks refused on the way are chained through themselves and freed after */
 static void *fresh_block(size_t n)
 {
-    void *junk[64];
-    int nj = 0;
-    void *p = calloc(1, n);
-    while (p && nkept && kept_has(p) && nj < 64) {
-        junk[nj++] = p;
+    if (n < sizeof(void *)) n = sizeof(void *);
+    void *refused = NULL, *p = calloc(1, n);
+    while (p && kept_at(p) >= 0) {
+        *(void **)p = refused;
+        refused = p;
         p = calloc(1, n);
     }
-    while (nj) free(junk[--nj]);
+    while (refused) {
+        void *next = *(void **)refused;
+        free(refused);
+        refused = next;
+    }
     return p;
 }
 
 /* the handle to give the caller for SMPI's new request r */
 static MPI_Request made(MPI_Request r)
 {
-    if (r == MPI_REQUEST_NULL || !nkept || !kept_has((const void *)r)) return r;
+    if (r == MPI_REQUEST_NULL || kept_at((const void *)r) < 0) return r;
     alias *a = fresh_block(sizeof *a);
     a->real = r;
     a->next = aliases;
@@ -658,12 +663,11 @@ int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *s)
         } else if (s != MPI_STATUS_IGNORE) memset(s, 0, sizeof *s);
         return rc;
     }
-    for (int i = 0; i < nkept; i++)
-        if (kept[i] == r) { /* asked again: done, and already freed by SMPI */
-            *flag = 1;
-            if (s != MPI_STATUS_IGNORE) memset(s, 0, sizeof *s);
-            return MPI_SUCCESS;
-        }
+    if (kept_at((const void *)r) >= 0) { /* asked again: done, and already freed by SMPI */
+        *flag = 1;
+        if (s != MPI_STATUS_IGNORE) memset(s, 0, sizeof *s);
+        return MPI_SUCCESS;
+    }
     ib_progress();
     ib *b = ibs ? ib_of(r) : NULL;
     if (b) {
@@ -765,7 +769,7 @@ int MPI_Cancel(MPI_Request *r)
 {
     alias *a = aliases ? alias_of(*r) : NULL;
     if (a) return a->done ? MPI_SUCCESS : PMPI_Cancel(&a->real);
-    if (nkept && kept_has((const void *)*r)) return MPI_SUCCESS; /* finished already */
+    if (kept_at((const void *)*r) >= 0) return MPI_SUCCESS; /* finished already */
     return PMPI_Cancel(r);
 }
 
