@@ -111,15 +111,21 @@ static void *fresh_block(size_t n)
     return p;
 }
 
-/* the handle to give the caller for SMPI's new request r */
-static MPI_Request made(MPI_Request r)
+/* a new alias of real; done: finished already */
+static MPI_Request alias_new(MPI_Request real, int done)
 {
-    if (r == MPI_REQUEST_NULL || kept_at((const void *)r) < 0) return r;
     alias *a = fresh_block(sizeof *a);
-    a->real = r;
+    a->real = real;
+    a->done = done;
     a->next = aliases;
     aliases = a;
     return (MPI_Request)(void *)a;
+}
+
+/* the handle to give the caller for SMPI's new request r */
+static MPI_Request made(MPI_Request r)
+{
+    return r == MPI_REQUEST_NULL || kept_at((const void *)r) < 0 ? r : alias_new(r, 0);
 }
 
 static alias *alias_of(MPI_Request r)
@@ -182,9 +188,28 @@ int MPI_Issend(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm 
     return rc;
 }
 
+/* SMPI's MPI_Iallreduce (and MPI_Ireduce) with a derived datatype hands
+ * the user's operation an inout buffer that holds none of the operands (a
+ * contiguous type of 16 bytes, MPICH's selector, 16 ranks: the first 8
+ * bytes were heap garbage), so the BLACS combine's header check failed at
+ * BLACS_DEBUG=2 and 3, where its reduction is non-blocking.  Such a
+ * reduction is done at once with the blocking call, which is right, and
+ * handed out as a request that is finished: the BLACS waits for it next. */
+static int derived(MPI_Datatype dt)
+{
+    int ni, na, nd, comb = MPI_COMBINER_NAMED;
+    PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb);
+    return comb != MPI_COMBINER_NAMED;
+}
+
 int MPI_Iallreduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                    MPI_Request *r)
 {
+    if (derived(dt)) {
+        int rc = MPI_Allreduce(sb, rb, n, dt, op, comm);
+        *r = alias_new(MPI_REQUEST_NULL, 1);
+        return rc;
+    }
     int rc = PMPI_Iallreduce(sb, rb, n, dt, op, comm, r);
     *r = made(*r);
     return rc;
@@ -193,6 +218,11 @@ int MPI_Iallreduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, 
 int MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
                 MPI_Request *r)
 {
+    if (derived(dt)) {
+        int rc = MPI_Reduce(sb, rb, n, dt, op, root, comm);
+        *r = alias_new(MPI_REQUEST_NULL, 1);
+        return rc;
+    }
     int rc = PMPI_Ireduce(sb, rb, n, dt, op, root, comm, r);
     *r = made(*r);
     return rc;

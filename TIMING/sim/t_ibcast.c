@@ -21,8 +21,12 @@
  *    three behind it (distances 9-11, ranks 0-2 on 12 ranks) finish after
  *    it, every other rank before.  SimGrid's own selection (a tree from
  *    rank 0) fails this.  Checked on a layout of one rank a node only.
+ * 4. Requests: one made at a handle the layer remembers is not done
+ *    before its data move, and a non-blocking reduction of a derived type
+ *    with a user operation computes the reduction.
  * Prints one "ok"/"WRONG" line per check on rank 0, then "N passed, M failed".
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +43,22 @@ static void check(int ok, const char *what)
     if (me == 0) printf("%s %s\n", all ? "ok   " : "WRONG", what);
     if (all) pass++;
     else fail++;
+}
+
+/* a user operation on 16-byte elements: a header (5, ~5) that both
+ * operands must carry, then the largest of one int32 */
+static int elem_bad;
+static void elem_max(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int k = 0; k < *len; k++) {
+        int32_t a[4], b[4];
+        memcpy(a, (char *)inout + 16 * k, sizeof a);
+        memcpy(b, (char *)in + 16 * k, sizeof b);
+        elem_bad |= a[0] != 5 || a[1] != ~5 || b[0] != 5 || b[1] != ~5;
+        if (b[2] > a[2]) a[2] = b[2];
+        memcpy((char *)inout + 16 * k, a, sizeof a);
+    }
 }
 
 static unsigned char pat(size_t i, int seed) { return (unsigned char)(i * 131 + (size_t)seed * 7 + 1); }
@@ -248,6 +268,37 @@ int main(int argc, char **argv)
         }
         free(big);
         check(ok, "a send made after MPI_Request_get_status found another request done is not done before its receiver takes it");
+    }
+    { /* MPI_Iallreduce and MPI_Ireduce of a derived datatype with a user
+       * operation, in place and not, on the world and its halves: the
+       * operation sees both operands (SMPI's handed it heap garbage as
+       * inout, and the BLACS combine's header check failed at
+       * BLACS_DEBUG=2), and the result is the reduction */
+        MPI_Datatype t;
+        MPI_Type_contiguous(16, MPI_BYTE, &t);
+        MPI_Type_commit(&t);
+        MPI_Op op;
+        MPI_Op_create(elem_max, 1, &op);
+        int ok = 1;
+        for (int k = 0; k < 8; k++) {
+            MPI_Comm c = k & 1 ? half : MPI_COMM_WORLD;
+            int cn, cme;
+            MPI_Comm_size(c, &cn);
+            MPI_Comm_rank(c, &cme);
+            int32_t e[4] = {5, ~5, me * 3 + k, 0}, in[4], expect = -1;
+            for (int r = 0; r < np; r++)
+                if (k & 1 ? r % 2 == me % 2 : 1) expect = r * 3 + k > expect ? r * 3 + k : expect;
+            memcpy(in, e, sizeof e);
+            MPI_Request q;
+            if (k & 2) MPI_Ireduce(in, e, 1, t, op, cn - 1, c, &q);
+            else MPI_Iallreduce(k & 4 ? MPI_IN_PLACE : (void *)in, e, 1, t, op, c, &q);
+            MPI_Wait(&q, MPI_STATUS_IGNORE);
+            if (!(k & 2) || cme == cn - 1) ok &= e[0] == 5 && e[1] == ~5 && e[2] == expect;
+        }
+        ok &= !elem_bad;
+        MPI_Op_free(&op);
+        MPI_Type_free(&t);
+        check(ok, "MPI_Iallreduce and MPI_Ireduce of a derived type with a user operation see both operands");
     }
     MPI_Comm_free(&half);
     MPI_Comm_free(&rev);
