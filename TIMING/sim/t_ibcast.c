@@ -22,8 +22,9 @@
  *    it, every other rank before.  SimGrid's own selection (a tree from
  *    rank 0) fails this.  Checked on a layout of one rank a node only.
  * 4. Requests: one made at a handle the layer remembers is not done
- *    before its data move, and a non-blocking reduction of a derived type
- *    with a user operation computes the reduction.
+ *    before its data move, a null request's test says it is complete, and
+ *    a non-blocking reduction of a derived type with a user operation
+ *    computes the reduction.
  * Prints one "ok"/"WRONG" line per check on rank 0, then "N passed, M failed".
  */
 #include <stdint.h>
@@ -299,6 +300,15 @@ int main(int argc, char **argv)
         MPI_Op_free(&op);
         MPI_Type_free(&t);
         check(ok, "MPI_Iallreduce and MPI_Ireduce of a derived type with a user operation see both operands");
+    }
+    { /* a null request is complete (MPI 3.1, 3.7.3): its test sets the flag,
+       * with MPI_STATUS_IGNORE too (SMPI's left it as it was, and a wait
+       * that tests until the flag is set spun for ever) */
+        MPI_Request n = MPI_REQUEST_NULL;
+        int f = 0, g = 0;
+        MPI_Test(&n, &f, MPI_STATUS_IGNORE);
+        MPI_Request_get_status(n, &g, MPI_STATUS_IGNORE);
+        check(f && g && n == MPI_REQUEST_NULL, "MPI_Test and MPI_Request_get_status of MPI_REQUEST_NULL set the flag");
     }
     MPI_Comm_free(&half);
     MPI_Comm_free(&rev);
