@@ -79,8 +79,7 @@ static int forget(MPI_Request r)
  * whose flag starts at 0, then tested for ever a send that an earlier test
  * had completed, its handle MPI_REQUEST_NULL (simulated PDGETRF 4 x 4, N =
  * 256: the source of an 'S' row broadcast "hung" after all its receivers
- * had the data).  So every
- * test here passes SMPI a status. */
+ * had the data).  So every test here passes SMPI a status. */
 static int ptest(MPI_Request *r, int *flag, MPI_Status *st)
 {
     MPI_Status own;
