@@ -5,7 +5,8 @@
 # 4 a node (the node phases; scatter and recursive doubling on 16), with
 # the simulated MPI of every simulation (SIMCFG, SIM_MPICH); and that a
 # request made after MPI_Request_get_status found another done is not
-# taken for that one (the layer's aliases).  Ends with
+# taken for that one (the layer's aliases); and that a send of SIM_EAGER
+# bytes is eager there, one of twice as many not.  Ends with
 # "N passed, M failed"; skips without SimGrid.
 set -u
 if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then
@@ -26,7 +27,7 @@ simb=$("${mk[@]}" sim-dir)
 pass=0; fail=0
 for lay in "12 1" "16 4"; do
   read -r np ppn <<< "$lay"
-  (export SIM_PPN=$ppn
+  (export SIM_PPN=$ppn SIM_EAGER
    sim_run "$np" TIMING/platforms/scalapack_node16.xml "$w" 600 "$simb/t_ibcast" "${SIM_MPICH[@]}" \
      --cfg=smpi/simulate-computation:no) > "$w/out" 2> "$w/err"
   rc=$(sim_status $? "$w/err")

@@ -42,9 +42,15 @@ SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
 SIM_EAGER=${SIM_EAGER:-8192}
 SIM_OS=${SIM_OS:-0.00000018}
 # sim_mpich_cfg EAGER OS: those settings for another eager threshold and
-# per-message cost (TIMING/sim/sl_real.sh: each setting's own)
+# per-message cost (TIMING/sim/sl_real.sh: each setting's own).  SMPI sends
+# eagerly what is shorter than its threshold, so it gets EAGER + 1: a send
+# of exactly EAGER bytes is eager, as on MPICH (MPICH 4.0.2 on the
+# development machine's shared memory sends up to 8,255 bytes eagerly; with
+# a threshold of 8192, SMPI 3.32's MPI_Send of 8,192 bytes waited for its
+# receiver, and ScaLAPACK's 1,024-double blocks are that long)
 sim_mpich_cfg() {
-  echo --cfg=smpi/coll-selector:mpich --cfg=smpi/async-small-thresh:"$1" --cfg=smpi/send-is-detached-thresh:"$1" \
+  local t=$(($1 + 1))
+  echo --cfg=smpi/coll-selector:mpich --cfg=smpi/async-small-thresh:"$t" --cfg=smpi/send-is-detached-thresh:"$t" \
     --cfg=smpi/os:0:"$2":0 --cfg=smpi/ois:0:"$2":0 --cfg=smpi/or:0:"$2":0
 }
 read -r -a SIM_MPICH <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS")"

@@ -310,6 +310,31 @@ int main(int argc, char **argv)
         MPI_Request_get_status(n, &g, MPI_STATUS_IGNORE);
         check(f && g && n == MPI_REQUEST_NULL, "MPI_Test and MPI_Request_get_status of MPI_REQUEST_NULL set the flag");
     }
+    { /* MPICH's eager threshold (SIM_EAGER, TIMING/sim/smpi.sh): a send of
+       * that many bytes returns while its receiver is away, one of twice as
+       * many waits for it (SMPI sends eagerly only what is shorter than its
+       * own threshold, so smpi.sh gives it SIM_EAGER + 1) */
+        const char *e = getenv("SIM_EAGER");
+        const int eager = e ? atoi(e) : 8192;
+        char *b = calloc(2 * (size_t)eager, 1);
+        double t[2] = {0, 0};
+        for (int k = 0; k < 2; k++) {
+            const int n = eager * (k + 1);
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (me == 0) {
+                const double t0 = MPI_Wtime();
+                MPI_Send(b, n, MPI_BYTE, 1, 5, MPI_COMM_WORLD);
+                t[k] = MPI_Wtime() - t0;
+            } else if (me == 1) {
+                struct timespec ts = {0, 20000000};
+                nanosleep(&ts, NULL);
+                MPI_Recv(b, n, MPI_BYTE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            }
+        }
+        free(b);
+        check(me != 0 || t[0] < 0.01, "a send of SIM_EAGER bytes returns while its receiver is away");
+        check(me != 0 || t[1] > 0.01, "a send of twice SIM_EAGER bytes waits for its receiver");
+    }
     MPI_Comm_free(&half);
     MPI_Comm_free(&rev);
     if (me == 0) printf("%d passed, %d failed\n", pass, fail);
