@@ -25,6 +25,9 @@
  *    before its data move, a null request's test says it is complete, and
  *    a non-blocking reduction of a derived type with a user operation
  *    computes the reduction.
+ * 5. MPICH's eager threshold (SIM_EAGER, TIMING/sim/smpi.sh): a send of
+ *    SIM_EAGER bytes returns while its receiver is away for 20 ms, one of
+ *    twice as many waits for it.
  * Prints one "ok"/"WRONG" line per check on rank 0, then "N passed, M failed".
  */
 #include <stdint.h>
