@@ -98,6 +98,13 @@ static int one(MPI_Comm comm, size_t n, int root, int strided, int seed)
     return ok;
 }
 
+/* 20 ms away from MPI (a simulated sleep) */
+static void outside_20ms(void)
+{
+    struct timespec ts = {0, 20000000};
+    nanosleep(&ts, NULL);
+}
+
 /* the receivers' latest finish after a root away for 20 ms */
 static double away(size_t n)
 {
@@ -111,8 +118,7 @@ static double away(size_t n)
     MPI_Ibcast(b, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
     double t = 0;
     if (me == 0) {
-        struct timespec ts = {0, 20000000};
-        nanosleep(&ts, NULL);
+        outside_20ms();
         MPI_Wait(&q, MPI_STATUS_IGNORE);
     } else {
         MPI_Wait(&q, MPI_STATUS_IGNORE);
@@ -135,10 +141,7 @@ static double bcast_late(int root, int late)
     if (me == root) b[0] = 9;
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
-    if (me == late) {
-        struct timespec ts = {0, 20000000};
-        nanosleep(&ts, NULL);
-    }
+    if (me == late) outside_20ms();
     MPI_Bcast(b, 4, MPI_BYTE, root, MPI_COMM_WORLD);
     const double t = MPI_Wtime() - t0;
     check(b[0] == 9, "data of MPI_Bcast with a relay away");
@@ -329,8 +332,7 @@ int main(int argc, char **argv)
                 MPI_Send(b, n, MPI_BYTE, 1, 5, MPI_COMM_WORLD);
                 t[k] = MPI_Wtime() - t0;
             } else if (me == 1) {
-                struct timespec ts = {0, 20000000};
-                nanosleep(&ts, NULL);
+                outside_20ms();
                 MPI_Recv(b, n, MPI_BYTE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             }
         }
