@@ -105,6 +105,15 @@ struct bi_scope {
     bi_idclass ids;    /* message IDs of this scope's operations (msgid.c) */
     unsigned *count;   /* operation counters, one per ID group of roots */
     int onenode;       /* every member on one node (grid.c, the plan's direct sends) */
+    /* a scope across nodes (else nnodes 1, the arrays NULL): its members
+     * grouped by node, for the short TOP ' ' broadcasts' node phases
+     * (bcast_tree.c).  Nodes are numbered in the order of their keys
+     * (ctx->node); mem lists the members of node n, in scope-rank order, at
+     * mem[nstart[n]] to mem[nstart[n+1]-1]; nodeof[k] is scope rank k's
+     * node and pos[k] its index in mem; lead: room for one member of each
+     * node (one allocation, grid.c) */
+    int nnodes;
+    int *nodeof, *pos, *mem, *nstart, *lead;
 };
 
 struct bi_ctx {
@@ -375,6 +384,9 @@ typedef struct {
      * another MPI's broadcast -- get the count error instead of waiting
      * forever (bcast_mpi.c) */
     int mark;
+    /* the short TOP ' ' tree and the mark in a scope across nodes: one
+     * tree among the nodes, then one in each node (bcast_tree.c) */
+    int nodes;
 } bi_plan;
 /* MPICH, or SimGrid's SMPI standing for it: the simulated library makes
  * MPICH's plans and sends MPICH's messages (doc/internals.md, "The
@@ -399,9 +411,11 @@ typedef struct {
  * length on, not BI_DIRECT_MIN: the short ' ' broadcasts' bound (plan.c) */
 #define BI_BCAST_DIRECT_MIN BI_BCAST_SHORT
 /* a broadcast source waits for its last send (bi_coll_finish) only from
- * this length: shorter ones go eagerly (MPICH's eager threshold, the
- * simulation's SIM_EAGER, make calibrate) */
-#define BI_SETTLE_MIN 8192.0
+ * this length: shorter ones go eagerly (MPICH 4.0.2 sends up to 8,255
+ * bytes eagerly on shared memory here, so 8 KB -- 1,024 doubles, a size
+ * ScaLAPACK's broadcasts often have -- too; the simulation's SIM_EAGER,
+ * make calibrate) */
+#define BI_SETTLE_MIN 8193.0
 
 struct bi_coll {
     bi_scope *sc;

@@ -140,15 +140,56 @@ static void node_map(bi_ctx *c, const char *routine)
               "MPI_Allgather", c->handle, routine);
 }
 
-/* whether each scope's members share one node: the same on every member,
- * from the same node map */
-static void scopes_on_nodes(bi_ctx *c)
+/* a member of a scope and its node, for sorting by node, then rank */
+typedef struct { uint64_t node; int k; } member;
+
+static int by_node(const void *a, const void *b)
+{
+    const member *x = a, *y = b;
+    if (x->node != y->node) return x->node < y->node ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+/* a scope across nodes: its members grouped by node (bi_scope.mem etc.),
+ * the same on every member, from the same node map */
+static void group_by_node(bi_ctx *c, bi_scope *s, const char *routine)
+{
+    const int np = s->np;
+    member *m = bi_alloc(NULL, (size_t)np * sizeof *m, routine, "the scope's nodes");
+    for (int k = 0; k < np; k++) m[k] = (member){c->node[bi_scope_commrank(s, k)], k};
+    qsort(m, (size_t)np, sizeof *m, by_node);
+    int nn = 1;
+    for (int j = 1; j < np; j++) nn += m[j].node != m[j - 1].node;
+    /* nodeof, pos, mem: np each; nstart: nn + 1; lead: nn */
+    int *a = bi_alloc(NULL, (size_t)(3 * np + 2 * nn + 1) * sizeof *a, routine, "the scope's nodes");
+    s->nnodes = nn;
+    s->nodeof = a;
+    s->pos = a + np;
+    s->mem = a + 2 * np;
+    s->nstart = a + 3 * np;
+    s->lead = a + 3 * np + nn + 1;
+    int n = -1;
+    for (int j = 0; j < np; j++) {
+        if (!j || m[j].node != m[j - 1].node) s->nstart[++n] = j;
+        s->mem[j] = m[j].k;
+        s->pos[m[j].k] = j;
+        s->nodeof[m[j].k] = n;
+    }
+    s->nstart[nn] = np;
+    free(m);
+}
+
+/* whether each scope's members share one node, and if not which do: the
+ * same on every member, from the same node map */
+static void scopes_on_nodes(bi_ctx *c, const char *routine)
 {
     bi_scope *s[3] = {&c->row, &c->col, &c->all};
     for (int k = 0; k < 3; k++) {
         s[k]->onenode = 1;
+        s[k]->nnodes = 1;
         for (int j = 1; j < s[k]->np; j++)
             if (c->node[bi_scope_commrank(s[k], j)] != c->node[s[k]->base]) s[k]->onenode = 0;
+        if (!s[k]->onenode) group_by_node(c, s[k], routine);
     }
 }
 
@@ -264,7 +305,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     }
     c->node = bi_alloc(NULL, (size_t)np * sizeof *c->node, routine, "the grid's nodes");
     node_map(c, routine);
-    scopes_on_nodes(c);
+    scopes_on_nodes(c, routine);
     bi_msgid_setup(c);
     bi_error_grid(h, c->myrow, c->mycol);
     *ctxt = h;
@@ -304,6 +345,9 @@ void bi_gridexit(Int h, const char *routine)
     bi_msgid_free(c);
     free(c->world);
     free(c->node);
+    free(c->row.nodeof);
+    free(c->col.nodeof);
+    free(c->all.nodeof);
     free(c);
     ctxs[h] = NULL;
     bi_error_grid(h, -1, -1);

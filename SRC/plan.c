@@ -227,9 +227,10 @@ static bi_plan bcast_plan(const bi_call_in *in, const bi_machine *m)
 #if BI_MPICH
     if ((t->bcast_flags & BI_TOP_MPI) && np > 1 && bytes > (double)INT_MAX) t = bi_topo_find('1');
 #endif
-    int mark = 0;
+    int mark = 0, nodes = 0;
     if ((t->bcast_flags & BI_TOP_MPI) && np > 1) {
         const bi_topo *s = bi_bcast_short_tree(np);
+        nodes = !in->onenode;
         if (bytes > 0 && bytes <= BI_BCAST_SHORT) t = s;
         else mark = bi_bcast_param(s, NULL, np) + 1; /* its radix */
     }
@@ -239,6 +240,7 @@ static bi_plan bcast_plan(const bi_call_in *in, const bi_machine *m)
         p.mark = mark;
         p.ntags = 1; /* the mark's (and the receivers' words', when direct) */
     }
+    p.nodes = nodes;
     if (t->bcast_flags & BI_TOP_AUTO) {
         t = bi_bcast_choose(np, bytes, &p.param);
         p.run = t->bcast;

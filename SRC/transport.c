@@ -46,10 +46,10 @@ void bi_trace_plan(const bi_coll *c, char kind)
     FILE *f = trace_file();
     if (!f) return;
     const bi_plan *p = &c->plan;
-    fprintf(f, "= %c %ld %c %d %d %zu %zu %c mpi %d direct %d mark %d nseg %zu param %d tags %d %d %d"
+    fprintf(f, "= %c %ld %c %d %d %zu %zu %c mpi %d direct %d mark %d nodes %d nseg %zu param %d tags %d %d %d"
                " agree %d halve %d serial %a order %a %a %a ready %a\n",
             kind, (long)c->sc->ctx->handle, c->sc->id, c->me, c->root, c->count, c->isize,
-            p->top && p->top != ' ' ? p->top : '_', p->mpi, p->direct, p->mark, p->nseg, p->param, p->ntags, p->first,
+            p->top && p->top != ' ' ? p->top : '_', p->mpi, p->direct, p->mark, p->nodes, p->nseg, p->param, p->ntags, p->first,
             c->tag, p->agree, p->halve, p->serial, p->ord_a, p->ord_b, p->ord_cap, p->ready_wait);
     fflush(f);
 }

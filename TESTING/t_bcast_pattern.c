@@ -191,6 +191,72 @@ static void gen(pattern *out, char top, int param, int root)
     free(p);
 }
 
+/* ---- ' ' across nodes ------------------------------------------------
+ * Where the scope spans nodes (processor names), the short ' ' tree and the
+ * long ones' mark run in two phases (SRC/bcast_tree.c): the tree among one
+ * leader per node -- the root, and on each other node its member nearest
+ * the root going up the scope (wrapping) -- ordered by that distance, then
+ * on each node the tree from its leader over its members ordered by their
+ * distance from the leader.  snode[k]: scope rank k's node (first-seen
+ * numbering); nsnodes 1 on one node. */
+static int snode[MAXP], nsnodes = 1;
+
+static void scope_nodes(void) /* scope 'A': scope rank = MPI_COMM_WORLD rank */
+{
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = "", all[MAXP][MPI_MAX_PROCESSOR_NAME + 1];
+    int len = 0;
+    MPI_Get_processor_name(name, &len);
+    MPI_Allgather(name, (int)sizeof name, MPI_CHAR, all, (int)sizeof name, MPI_CHAR, MPI_COMM_WORLD);
+    nsnodes = 0;
+    for (int k = 0; k < np; k++) {
+        snode[k] = -1;
+        for (int j = 0; j < k && snode[k] < 0; j++)
+            if (!strcmp(all[j], all[k])) snode[k] = snode[j];
+        if (snode[k] < 0) snode[k] = nsnodes++;
+    }
+}
+
+/* the tree of nb branches over the scope ranks list[0..n-1] (list[0] its
+ * root), appended to p */
+static void tree_on(pattern *p, const int *list, int n, int nb)
+{
+    pattern *q = calloc(1, sizeof *q);
+    const int keep = np;
+    np = n;
+    pat_tree(q, nb, 0);
+    np = keep;
+    for (int d = 0; d < n; d++)
+        for (int k = 0; k < q->n[d]; k++) edge(p, list[d], list[q->s[d][k].to], q->s[d][k].items, 0);
+    free(q);
+}
+
+/* the short ' ' tree of nb branches from root: gen()'s on one node, the
+ * two phases across nodes */
+static void gen_short(pattern *out, int nb, int root)
+{
+    if (nsnodes < 2) {
+        gen(out, (char)('0' + nb), 0, root);
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    int lead[MAXP], nl = 0, seen[MAXP] = {0}, leader_of[MAXP];
+    for (int d = 0; d < np; d++) {
+        const int k = (root + d) % np;
+        if (!seen[snode[k]]) {
+            seen[snode[k]] = 1;
+            leader_of[snode[k]] = k;
+            lead[nl++] = k;
+        }
+    }
+    tree_on(out, lead, nl, nb);
+    for (int n = 0; n < nsnodes; n++) {
+        int mem[MAXP], nm = 0;
+        for (int d = 0; d < np; d++)
+            if (snode[(leader_of[n] + d) % np] == n) mem[nm++] = (leader_of[n] + d) % np;
+        tree_on(out, mem, nm, nb);
+    }
+}
+
 /* literal anchors, root 0: "from:to,to from:to" */
 static const struct { int np; char top; int param; const char *pat; } LIT[] = {
     {8, 'I', 0, "0:1 1:2 2:3 3:4 4:5 5:6 6:7"},
@@ -447,7 +513,8 @@ static void scope_run(blacs_int ctxt, char scope)
                  "short ' ' (%ld items) in scope %c on %d traced as '%c', expected '%c'", count,
                  scope, np, named ? named : '-', stree ? stree : '?');
         if (named >= '1' && named <= '9') {
-            gen(p, (char)named, 0, 1 % np);
+            if (scope == 'A') gen_short(p, named - '0', 1 % np);
+            else gen(p, (char)named, 0, 1 % np);
             int ok = matches(p, me, glo);
             if (!ok) report(p, me, ' ', named - '0', 1 % np);
             TU_CHECK(ok, "short ' ' is not the tree '%c' from root %d", named, 1 % np);
@@ -473,7 +540,7 @@ static void scope_run(blacs_int ctxt, char scope)
         }
         MPI_Allreduce(&lo, &glo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
         count = 0;
-        gen(p, (char)shortt, 0, 1 % np);
+        gen_short(p, shortt - '0', 1 % np);
         int ok = matches(p, me, glo);
         if (!ok) report(p, me, ' ', shortt - '0', 1 % np);
         TU_CHECK(ok, "long ' ': its mark is not the short broadcasts' tree '%c' from root %d",
@@ -552,6 +619,8 @@ int main(int argc, char **argv)
     Cblacs_gridexit(ctxt);
     ctxt = sys;
     Cblacs_gridinit(&ctxt, "Row", nprocs % 2 ? 1 : 2, nprocs % 2 ? nprocs : nprocs / 2);
+    np = (int)nprocs;
+    scope_nodes();
     scope_run(ctxt, 'A');
     Cblacs_gridexit(ctxt);
 

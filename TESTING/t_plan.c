@@ -245,6 +245,21 @@ int main(int argc, char **argv)
             p = bi_bcast_plan(&in, m);
             TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.mark == want - '0' + 1 && p.ntags == 1,
                      "' ' empty on %d: mpi %d mark %d ntags %d", n, p.mpi, p.mark, p.ntags);
+            /* node phases (bcast_tree.c) for the short tree and the mark in
+             * a scope across nodes only, never for the letter itself */
+            for (int one = 0; one < 2; one++)
+                for (int l = 0; l < 4; l++) {
+                    const size_t len = (size_t[]){0, 1, 1536, 1537}[l];
+                    in = call(' ', n, len, 8, 0);
+                    in.onenode = one;
+                    p = bi_bcast_plan(&in, m);
+                    TU_CHECK(p.nodes == !one, "' ' on %d, %zu doubles, %s: nodes %d", n, len,
+                             one ? "one node" : "across nodes", p.nodes);
+                    in.t = bi_topo_find(want);
+                    p = bi_bcast_plan(&in, m);
+                    TU_CHECK(!p.nodes, "'%c' on %d, %zu doubles, %s: nodes %d", want, n, len,
+                             one ? "one node" : "across nodes", p.nodes);
+                }
         }
     }
     /* past the per-Np memo the last Np is kept: scopes of different sizes

@@ -3,7 +3,8 @@
 # for make test (TESTING/tests.d/cluster.list); each prints
 # "N passed, M failed[, K skipped]"; "skipped: why" when namespaces cannot
 # be made here.
-#   job        small jobs across 2 hosts, 1 rank each (t_p2p, t_p2p_long, t_p2p_eager), with the MPI
+#   job        small jobs across 2 hosts, 1 rank each (t_p2p, t_p2p_long, t_p2p_eager), and
+#              t_bcast_pattern at 2 ranks each, with the MPI
 #              of this build (VARIANT or MPIEXEC naming Open MPI: ompi and
 #              build/ompi/tests; MPICH otherwise)
 #   busysource t_busysource across 2 hosts whose links are held to 1 Gbit/s:
@@ -28,8 +29,10 @@ job)
   bin=${BIN:-build/default/tests}
   # t_p2p_long: the pieces of a peer on another node (SRC/p2p.c);
   # t_p2p_eager: short messages from A (MPI_Send), 3000 each way over TCP
-  # before a receive
-  if $cs with 2 bash -c "$cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_long && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_eager"; then echo "1 passed, 0 failed"
+  # before a receive; t_bcast_pattern on 2 hosts x 2 ranks: the short ' '
+  # tree and the mark in node phases (SRC/bcast_tree.c)
+  if $cs with 2 bash -c "$cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_long && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_eager &&
+       $cs run \$CLUSTER $mpi 2 -n 4 $bin/t_bcast_pattern"; then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
 busysource)
   mpi=mpich
