@@ -9,7 +9,9 @@
  * to its children one after the other, the furthest (deepest subtree)
  * first, as the model assumes; the source posts its sends together and
  * returns (bi_fwd, transport.c).  The tree combines send their result back
- * out along the same binomial tree (comb_tree.c).
+ * out along the same binomial tree (comb_tree.c).  The short TOP ' '
+ * broadcasts' tree and the long ones' mark run it in node phases across
+ * nodes (node_tree, below).
  */
 #include "topo_algs.h"
 

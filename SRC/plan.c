@@ -39,7 +39,8 @@
  *     them between the source and a waiting receiver.  The longer ones (and
  *     empty ones) reserve one ID too, for their mark down the same tree
  *     (plan.mark, bcast_mpi.c): processes that disagree on the length then
- *     get the count error, not a hang.
+ *     get the count error, not a hang.  In a scope across nodes the tree
+ *     and the mark run in node phases (plan.nodes, bcast_tree.c).
  *   - ' ' broadcasts past 2^31 bytes under MPICH are the tree too: MPICH's
  *     (4.0) MPI_Ibcast, which ' ' uses so that its source never waits,
  *     fails there ("Invalid communicator" at the receivers; Open MPI's

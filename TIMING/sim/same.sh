@@ -11,7 +11,9 @@
 # collective algorithm sends.  The traces must be byte-identical (the
 # simulated MPI_TAG_UB is MPICH's: TIMING/sim/simmpi.c).  The
 # simulated ranks all run on one host, as the real ones do on this
-# machine, so both take the shared-memory schedule (SRC/grid.c).
+# machine, so both take the shared-memory schedule (SRC/grid.c); and then
+# 4 processes on 2 hosts, the real ones on a bed of network namespaces
+# (TESTING/cluster/cluster.sh, where it can be made), 2 on each.
 # Ends with "N passed, M failed"; skips without SimGrid, and on Open MPI
 # builds (SMPI stands for MPICH: BI_MPICH, SRC/core.h).
 # Environment (set by make test): BIN (the variant's test binaries),
@@ -47,31 +49,46 @@ joined() {
   local r
   for ((r = 0; r < $2; r++)); do echo "# rank $r"; cat "$1.$r" 2>/dev/null; done
 }
-for np in $NPS; do
-  BLACS_TRACE=$w/real$np timeout -k 5 300 $MPIEXEC -n "$np" "$BIN/t_corpus" quick > "$w/real$np.out" 2>&1
+# NP HOSTS: t_corpus on NP processes, HOSTS hosts (ranks by block): under
+# MPICH on this machine (1) or on a bed of network namespaces with their
+# own host names (2: TESTING/cluster/cluster.sh), under SMPI on as many
+# simulated hosts
+compare() {
+  local np=$1 nh=$2 t=$w/x$1h$2 i rr sr lines
+  if [ "$nh" = 1 ]; then
+    BLACS_TRACE=$t.real timeout -k 5 300 $MPIEXEC -n "$np" "$BIN/t_corpus" quick > "$t.real.out" 2>&1
+  else
+    BLACS_TRACE=$t.real timeout -k 5 300 bash TESTING/cluster/cluster.sh with "$nh" bash -c \
+      "bash TESTING/cluster/cluster.sh run \$CLUSTER mpich $((np / nh)) -n $np $BIN/t_corpus quick" > "$t.real.out" 2>&1
+  fi
   rr=$?
-  # one host for all ranks (node-0 repeated), as on this machine
-  for ((i = 0; i < np; i++)); do echo node-0; done > "$w/hosts$np"
-  BLACS_TRACE=$w/sim$np timeout -k 5 300 smpirun -np "$np" -platform TIMING/platforms/scalapack_net10g.xml \
-    -hostfile "$w/hosts$np" "$simb/t_corpus" "${SIMCFG[@]}" quick > "$w/sim$np.out" 2> "$w/sim$np.err"
-  sr=$(sim_status $? "$w/sim$np.err")
-  joined "$w/real$np" "$np" > "$w/real$np.trace"
-  joined "$w/sim$np" "$np" > "$w/sim$np.trace"
-  lines=$(grep -vc '^# rank' "$w/real$np.trace")
+  for ((i = 0; i < np; i++)); do echo "node-$((i * nh / np))"; done > "$t.hosts"
+  BLACS_TRACE=$t.sim timeout -k 5 300 smpirun -np "$np" -platform TIMING/platforms/scalapack_net10g.xml \
+    -hostfile "$t.hosts" "$simb/t_corpus" "${SIMCFG[@]}" quick > "$t.sim.out" 2> "$t.sim.err"
+  sr=$(sim_status $? "$t.sim.err")
+  joined "$t.real" "$np" > "$t.real.trace"
+  joined "$t.sim" "$np" > "$t.sim.trace"
+  lines=$(grep -vc '^# rank' "$t.real.trace")
+  local what="np=$np on $nh host$([ "$nh" = 1 ] || echo s)"
   if [ "$rr" != 0 ] || [ "$sr" != 0 ]; then
     fail=$((fail + 1))
-    echo "np=$np: a run failed (MPICH rc $rr, SMPI rc $sr)"
-    tail -3 "$w/real$np.out" "$w/sim$np.err"
+    echo "$what: a run failed (MPICH rc $rr, SMPI rc $sr)"
+    tail -3 "$t.real.out" "$t.sim.err"
   elif [ "$lines" -lt 100 ]; then
-    fail=$((fail + 1)); echo "np=$np: only $lines trace lines"
-  elif cmp -s "$w/real$np.trace" "$w/sim$np.trace"; then
+    fail=$((fail + 1)); echo "$what: only $lines trace lines"
+  elif cmp -s "$t.real.trace" "$t.sim.trace"; then
     pass=$((pass + 1))
-    echo "np=$np: same plans and messages under SMPI and MPICH ($lines trace lines)"
+    echo "$what: same plans and messages under SMPI and MPICH ($lines trace lines)"
   else
     fail=$((fail + 1))
-    echo "np=$np: the traces differ (MPICH <, SMPI >):"
-    diff "$w/real$np.trace" "$w/sim$np.trace" | head -20
+    echo "$what: the traces differ (MPICH <, SMPI >):"
+    diff "$t.real.trace" "$t.sim.trace" | head -20
   fi
-done
+}
+for np in $NPS; do compare "$np" 1; done
+# across nodes (the node schedules of SRC/p2p.c, the short ' ' broadcasts'
+# node phases of SRC/bcast_tree.c), where namespaces can be made
+if why=$(bash TESTING/cluster/cluster.sh check); then compare 4 2
+else echo "np=4 on 2 hosts: not run ($why)"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
