@@ -7,6 +7,7 @@
 #   make INTSIZE=8 ...      ILP64 build (Fortran INTEGER*8, 64-bit BLACS integers)
 #   make SANITIZE=1 ...     AddressSanitizer + UndefinedBehaviorSanitizer build
 #   make fuzz               the random-program tester for FUZZ_SECONDS (doc/testing.md)
+#   make fuzz-hosts         the same across two hosts of a network test bed
 #   make example            the paper's example program (appendix A) on 4 ranks
 #   make example94          the same program against the 1994 interface
 #   make check-scalapack    PDGESV and PDPOTRF from Debian's ScaLAPACK on this BLACS

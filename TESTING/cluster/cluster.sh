@@ -12,7 +12,10 @@
 #   cluster.sh run NAME MPI PPN -n N CMD...
 #                                  a job of N ranks, PPN per host in host order
 #                                  (h1 gets ranks 0..PPN-1, ...); MPI is mpich or
-#                                  ompi.  Usable as the test runner's MPIEXEC:
+#                                  ompi.  PPN spread: as few per host as the
+#                                  bed's hosts allow, so a job of 2 or more
+#                                  ranks spans them all.  Usable as the test
+#                                  runner's MPIEXEC:
 #                                  MPIEXEC="bash cluster.sh run NAME mpich 1"
 #   cluster.sh link NAME HOST down|up        cut (restore) HOST's link
 #   cluster.sh link NAME HOST rate R|norate  hold HOST's link to R (tc tbf, both
@@ -143,6 +146,7 @@ run() {
   h=$(cat "$d/hosts")
   [ "${1:-}" = -n ] || die "run: -n N expected"
   np=$2; shift 2
+  [ "$ppn" = spread ] && ppn=$(( (np + h - 1) / h ))
   [ $(( (np + ppn - 1) / ppn )) -le "$h" ] || die "$np ranks at $ppn per host need more than the bed's $h hosts"
   hosts=""
   for ((i = 1; i <= (np + ppn - 1) / ppn; i++)); do hosts+="${hosts:+,}h$i"; done

@@ -16,6 +16,14 @@
 #              word seen while the source waits); the source computes 1 s a
 #              round, far longer than any transfer here even beside other
 #              test runs (4 MB took up to 157 ms beside two of them)
+#   offmpi     t_offmpi across hosts: 1,000 sends of 1 KB to a receiver outside
+#              MPI (1 rank a host), and short and long TOP ' ' broadcasts and
+#              sums on 2 hosts x 2 ranks whose receivers come 0.2 s late
+#              while their sources wait outside MPI (the node phases)
+#   randprog   random programs (TESTING/t_randprog.c, seeds 1-30) with each
+#              program's ranks spread over 2 hosts: the node-aware paths
+#              (a short ' ' broadcast's node phases, pieces between nodes)
+#              with peers outside MPI behind TCP; prints randprog.sh's count
 #   interrupt  `cluster.sh with 2 sleep 100` in the background, stopped by
 #              SIGINT, then another by SIGTERM: no bed namespace and no
 #              process of it may be left
@@ -42,6 +50,26 @@ busysource)
        $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 65536 4 1000 && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 524288 4 1000 3"
   then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
+offmpi)
+  mpi=mpich
+  [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
+  bin=${BIN:-build/default/tests}
+  # one line per job: "<label> ok|FAILED"; the tally at the end
+  $cs with 2 bash -c "
+    p=0 f=0
+    job() { local ppn=\$1 np=\$2; shift 2
+      if $cs run \$CLUSTER $mpi \$ppn -n \$np $bin/t_offmpi \"\$@\" > /dev/null 2>&1; then echo \"\$* ok\"; p=\$((p + 1))
+      else echo \"\$* FAILED\"; f=\$((f + 1)); fi; }
+    job 1 2 sends 1000 128
+    job 2 4 bcast ' ' A 100 2 2
+    job 2 4 bcast ' ' A 100000 2 2
+    job 2 4 sum 100000 2 2
+    echo \"\$p passed, \$f failed\"; [ \$f = 0 ]" ;;
+randprog)
+  mpi=mpich
+  [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
+  bin=${BIN:-build/default/tests}
+  $cs with 2 bash -c "BIN=$bin RANDPROG_OUT=$bin/randprog-hosts MPIEXEC=\"$cs run \$CLUSTER $mpi spread\" bash TESTING/randprog.sh seeds 1 30" ;;
 interrupt)
   p=0 f=0
   # job control: a background job that ignored SIGINT (as bash makes them
@@ -62,5 +90,5 @@ interrupt)
     else echo "SIG$sig: bed $bed removed, no process left"; p=$((p + 1)); fi
   done
   echo "$p passed, $f failed"; [ $f = 0 ] ;;
-*) echo "usage: cluster_smoke.sh job|busysource|interrupt" >&2; exit 2 ;;
+*) echo "usage: cluster_smoke.sh job|busysource|offmpi|randprog|interrupt" >&2; exit 2 ;;
 esac
