@@ -31,11 +31,12 @@
 set -u
 cs="bash TESTING/cluster/cluster.sh"
 why=$($cs check) || { echo "$why"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
+# the MPI of this build, and its test binaries
+mpi=mpich
+[[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
+bin=${BIN:-build/default/tests}
 case "${1:-}" in
 job)
-  mpi=mpich
-  [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
-  bin=${BIN:-build/default/tests}
   # t_p2p_long: the pieces of a peer on another node (SRC/p2p.c);
   # t_p2p_eager: short messages from A (MPI_Send), 3000 each way over TCP
   # before a receive; t_bcast_pattern on 2 hosts x 2 ranks: the short ' '
@@ -44,17 +45,11 @@ job)
        $cs run \$CLUSTER $mpi 2 -n 4 $bin/t_bcast_pattern"; then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
 busysource)
-  mpi=mpich
-  [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
-  bin=${BIN:-build/default/tests}
   if $cs with 2 bash -c "$cs link \$CLUSTER h1 rate 1gbit && $cs link \$CLUSTER h2 rate 1gbit &&
        $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 65536 4 1000 && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 524288 4 1000 3"
   then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
 offmpi)
-  mpi=mpich
-  [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
-  bin=${BIN:-build/default/tests}
   # one line per job: "<label> ok|FAILED"; the tally at the end
   $cs with 2 bash -c "
     p=0 f=0
@@ -67,9 +62,6 @@ offmpi)
     job 2 4 sum 100000 2 2
     echo \"\$p passed, \$f failed\"; [ \$f = 0 ]" ;;
 randprog)
-  mpi=mpich
-  [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
-  bin=${BIN:-build/default/tests}
   $cs with 2 bash -c "BIN=$bin RANDPROG_OUT=$bin/randprog-hosts RANDPROG_SHRINK=0 MPIEXEC=\"$cs run \$CLUSTER $mpi spread\" bash TESTING/randprog.sh seeds 1 30" ;;
 interrupt)
   p=0 f=0
