@@ -19,8 +19,8 @@ fuzz: tests
 # make fuzz-hosts FUZZ_SECONDS=N: the same across 2 hosts of the test bed
 # (TESTING/cluster/cluster.sh: network namespaces, real TCP between them),
 # each program's ranks spread over both, with this build's MPI (failures in
-# $(B)/tests/randprog-hosts); "skipped"
-# where namespaces cannot be made (not root, no iproute2)
+# $(B)/tests/randprog-hosts); "skipped" where namespaces cannot be made
+# (not root, no iproute2)
 .PHONY: fuzz-hosts
 fuzz-hosts: tests
 	@why=$$(bash TESTING/cluster/cluster.sh check) || { echo "$$why"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }; \
