@@ -13,7 +13,13 @@
  * operand without the marker on h2, or the root's result is wrong (the
  * library's element of 200 doubles, 1,800 bytes, failed too).  Up to 1,608
  * bytes here, every size on one host, and an in-place MPI_Allreduce of
- * the same element on the same communicator: right.  The library's ' '
+ * the same element on the same communicator: right.  MPICH's ch4
+ * device-level reduction is the one at fault: with
+ * MPIR_CVAR_REDUCE_DEVICE_COLLECTIVE=0 (or MPIR_CVAR_DEVICE_COLLECTIVES=none)
+ * every case is right, and so is the BLACS program; with
+ * MPIR_CVAR_ENABLE_SMP_REDUCE=0, MPIR_CVAR_ENABLE_SMP_COLLECTIVES=0 or
+ * another MPIR_CVAR_REDUCE_INTRA_ALGORITHM it is not.  Open MPI 4.1 over
+ * TCP in the same bed: right.  The library's ' '
  * combine sees the bad operand through its count header and stops with a
  * BLACS error ("different numbers of elements (200 here, 200 at another
  * process"); the reference BLACS, which has no such check, returned a
