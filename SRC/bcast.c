@@ -43,7 +43,7 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     const bi_call_in in = {.t = t, .ctx = cx, .np = c.np, .has_coll = bi_scope_has_coll(sc),
                            .root = root, .count = c.count, .isize = c.isize,
                            .repeat = c.repeat, .coherent = c.coherent,
-                           .onenode = sc->onenode};
+                           .onenode = sc->nnodes == 1};
     c.plan = bi_bcast_plan(&in, bi_machine_default());
     if (c.plan.top != t->top) bi_cur.ran = c.plan.top; /* reports name both */
     if (!c.plan.run) return; /* one-process scope: nothing to do, no message ID */

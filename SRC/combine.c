@@ -117,12 +117,14 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
     const bi_call_in in = {.t = tp, .ctx = ctx, .np = np, .has_coll = bi_scope_has_coll(sc),
                            .root = root, .count = count, .isize = c.isize,
                            .repeat = c.repeat, .coherent = c.coherent,
-                           .ordered = user || s->type != BI_I, .user = user};
+                           .ordered = user || s->type != BI_I, .user = user,
+                           .first_alone = BI_REDUCE_LONE && sc->first_alone};
     c.plan = bi_comb_plan(&in, bi_machine_default());
     if (c.plan.top != tp->top) bi_cur.ran = c.plan.top; /* reports name both */
     if (c.plan.agree) {
-        /* the plan depends on M*N (a repeatable ' ' leaves MPI's reduction
-         * for the fixed-order algorithm the models pick for its length), so
+        /* the plan depends on M*N (a repeatable ' ', or a leave-on-one ' '
+         * where MPICH's reduction is wrong, leaves MPI's reduction for the
+         * fixed-order algorithm the models pick for its length), so
          * the scope first agrees on it (one short reduction): a process
          * whose count differs would otherwise take another algorithm and
          * wait for messages nobody sends.  Empty data then needs nothing

@@ -104,8 +104,8 @@ struct bi_scope {
                           MPI_COMM_NULL: none (bi_scope_has_coll) */
     bi_idclass ids;    /* message IDs of this scope's operations (msgid.c) */
     unsigned *count;   /* operation counters, one per ID group of roots */
-    int onenode;       /* every member on one node (grid.c, the plan's direct sends) */
-    /* a scope across nodes (else nnodes 1, the arrays NULL): its members
+    /* a scope across nodes (else nnodes 1 -- every member on one node, for
+     * the plan's direct sends -- and the arrays NULL): its members
      * grouped by node, for the short TOP ' ' broadcasts' node phases
      * (bcast_tree.c).  Nodes are numbered in the order of their keys
      * (ctx->node); mem lists the members of node n, in scope-rank order, at
@@ -114,6 +114,9 @@ struct bi_scope {
      * node (one allocation, grid.c) */
     int nnodes;
     int *nodeof, *pos, *mem, *nstart, *lead;
+    /* scope rank 0 alone on its node while another node holds two or more
+     * members: where MPICH's MPI_Reduce before 4.2 is wrong (BI_REDUCE_LONE) */
+    int first_alone;
 };
 
 struct bi_ctx {
@@ -402,6 +405,24 @@ typedef struct {
  * topologies are, everywhere (bcast.c; their receivers check every
  * message's count themselves) */
 #define BI_BCAST_DIRECT BI_MPICH
+/* MPICH before 4.2 (ch4, the default since 4.0) reduces wrong across
+ * nodes: its MPI_Reduce of more than 2 KB with a commutative operation
+ * (MPI_SUM or a user's) runs a node-aware composition that skips the
+ * in-node stage for a process alone on its node, then takes comm rank 0's
+ * data from its receive buffer, not its send buffer (fixed in 4.2.0 by
+ * pmodels/mpich f623723).  So where the scope's rank 0 is alone on its node
+ * and another node holds two or more members (bi_scope.first_alone: a
+ * column of a 3 x 2 grid on two nodes of 3, columns 10-15 of an 8 x 6 grid
+ * on nodes of 16), every root gets garbage summed in: a wrong result past
+ * 64 KB, a count error below (comb_mpi.c's header).  TOP ' ' leave-on-one
+ * combines there take the fixed-order algorithm the models pick instead
+ * (plan.c); leave-on-all ones keep MPI_Allreduce, which is right.  SMPI
+ * stands for MPICH 4.0.2, the MPI the simulation is set up like. */
+#if defined(SMPI_H) || (defined(MPICH_NUMVERSION) && MPICH_NUMVERSION < 40200000)
+#define BI_REDUCE_LONE 1
+#else
+#define BI_REDUCE_LONE 0
+#endif
 #define BI_DIRECT_MIN 65536.0
 /* TOP ' ' broadcasts of 1 to BI_BCAST_SHORT bytes in a scope with MPI
  * collectives run a tree, bi_bcast_short_tree (plan.c) */

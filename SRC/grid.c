@@ -176,6 +176,8 @@ static void group_by_node(bi_ctx *c, bi_scope *s, const char *routine)
         s->nodeof[m[j].k] = n;
     }
     s->nstart[nn] = np;
+    const int n0 = s->nodeof[0];
+    s->first_alone = nn < np && s->nstart[n0 + 1] - s->nstart[n0] == 1;
     free(m);
 }
 
@@ -185,11 +187,11 @@ static void scopes_on_nodes(bi_ctx *c, const char *routine)
 {
     bi_scope *s[3] = {&c->row, &c->col, &c->all};
     for (int k = 0; k < 3; k++) {
-        s[k]->onenode = 1;
+        int onenode = 1;
         s[k]->nnodes = 1;
         for (int j = 1; j < s[k]->np; j++)
-            if (c->node[bi_scope_commrank(s[k], j)] != c->node[s[k]->base]) s[k]->onenode = 0;
-        if (!s[k]->onenode) group_by_node(c, s[k], routine);
+            if (c->node[bi_scope_commrank(s[k], j)] != c->node[s[k]->base]) onenode = 0;
+        if (!onenode) group_by_node(c, s[k], routine);
     }
 }
 

@@ -56,7 +56,9 @@
  *   - a repeatable (BLACS_SET 15) ' ' combine whose result depends on the
  *     order leaves MPI's reduction for the fixed-order algorithm the models
  *     pick for its length ('H' then being the tree); as that depends on
- *     M*N, the scope first agrees on the count (plan.agree).
+ *     M*N, the scope first agrees on the count (plan.agree).  So does a
+ *     leave-on-one ' ' combine in a scope where MPICH's MPI_Reduce is wrong
+ *     (BI_REDUCE_LONE, core.h).
  *   - what the chosen algorithm needs at run time: the pieces of the ring
  *     broadcasts 'I', 'D', 'S', 'M' (one for short vectors), the segments
  *     of 'P', the halvings of 'Y', when a fan-in takes its contributions
@@ -158,7 +160,8 @@ typedef struct {
     size_t count, isize;
     long long where;     /* np and root */
     Int rings, branches; /* the grid's BLACS_SET 11 and 12, or 13 and 14 */
-    int flags;           /* has_coll, repeat, coherent, ordered, user, onenode (each 0 or 1) */
+    int flags;           /* has_coll, repeat, coherent, ordered, user, onenode, first_alone
+                            (each 0 or 1) */
 } memo_key;
 typedef struct {
     memo_key k;
@@ -175,7 +178,7 @@ static memo_key key_of(const bi_call_in *in, int bcast)
                       bcast ? c->rings_bs : c->rings_comb,
                       bcast ? c->branches_bs : c->branches_comb,
                       in->has_coll | in->repeat << 1 | in->coherent << 2 | in->ordered << 3 |
-                          in->user << 4 | in->onenode << 5};
+                          in->user << 4 | in->onenode << 5 | in->first_alone << 6};
 }
 
 static int same_key(const memo_key *a, const memo_key *b)
@@ -289,7 +292,8 @@ static bi_plan comb_plan(const bi_call_in *in, const bi_machine *m)
     if ((t->comb_flags & BI_TOP_EXCHANGE) && (!all || in->coherent)) {
         tree_instead(&p, 0);
         t = bi_topo_find('1');
-    } else if ((t->comb_flags & BI_TOP_MPI) && in->repeat && in->ordered) {
+    } else if ((t->comb_flags & BI_TOP_MPI) &&
+               ((in->repeat && in->ordered) || (!all && in->first_alone))) {
         char alt = bi_comb_choose(m, in->np, (double)(in->count * in->isize), all, in->coherent);
         if (alt == 'H') alt = '1';
         t = bi_topo_find(alt);

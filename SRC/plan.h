@@ -19,7 +19,8 @@ typedef struct {
     int ordered;       /* combine: its result depends on the order of operations
                           (real and complex sums, user combines) */
     int user;          /* combine: a user combine (vTUOP2D) */
-    int onenode;       /* every member of the scope on one node (bi_scope.onenode) */
+    int onenode;       /* every member of the scope on one node (bi_scope.nnodes 1) */
+    int first_alone;   /* combine: bi_scope.first_alone where BI_REDUCE_LONE, else 0 */
 } bi_call_in;
 
 bi_plan bi_bcast_plan(const bi_call_in *in, const bi_machine *m);

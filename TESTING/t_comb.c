@@ -8,8 +8,9 @@
  * integer sums exact, floating sums within np * eps * sum|a|, AMX/AMN
  * values and owners exact, with many deliberate ties (values in -3..3).
  *
- *   t_comb NPROW NPCOL [TOPS [repeat] [quick]]   result tests (TOPS: letters, default
- *   all; repeat: WHAT=15 set; quick: two destinations per case, one of each kind)
+ *   t_comb NPROW NPCOL [TOPS [repeat] [quick] [long]]   result tests (TOPS: letters,
+ *   default all; repeat: WHAT=15 set; quick: two destinations per case, one of
+ *   each kind; long: vectors of 3,000 to 12,000 items instead of at most 36)
  *   t_comb err-top | err-dest | err-bcasttop   one erroneous call (runner expects the error)
  */
 #include <float.h>
@@ -104,10 +105,16 @@ static void call(char t, int op, char *scope, char *top, blacs_int m, blacs_int 
 }
 
 typedef struct { blacs_int m, n, lda, ldia; } shape_t;
-static const shape_t shapes[] = {
+static const shape_t short_shapes[] = {
     {3, 2, 5, -1}, {4, 3, 4, 4}, {1, 5, 1, 3}, {7, 5, 9, 9}, {2, 3, 2, -1},
     {5, 1, 6, 5},  {0, 3, 1, -1}, {9, 4, 11, 12}, {2, 0, 2, 2},
 };
+/* long: past the 2 KB where MPICH's MPI_Reduce changes algorithm, and past
+ * the 64 KB up to which a ' ' combine travels as one element with a count
+ * header (comb_mpi.c): 3,000 and 12,000 items */
+static const shape_t long_shapes[] = {{100, 30, 101, -1}, {300, 40, 300, 300}, {1000, 3, 1001, 1000}};
+static const shape_t *shapes = short_shapes;
+static int nshapes = (int)(sizeof short_shapes / sizeof short_shapes[0]);
 
 static long ncase;
 
@@ -115,7 +122,7 @@ static void one_case(char top, int op, char type, char scope, blacs_int rd, blac
                      int repeat)
 {
     const int cs = (int)++ncase;
-    const shape_t sh = shapes[cs % (int)(sizeof shapes / sizeof shapes[0])];
+    const shape_t sh = shapes[cs % nshapes];
     const blacs_int m = sh.m, n = sh.n, lda = sh.lda;
     blacs_int ldia = op ? (cs % 3 == 0 ? -1 : sh.ldia) : -1;
     const blacs_int ldi = ldia > m ? ldia : m;
@@ -251,9 +258,21 @@ int main(int argc, char **argv)
     nprow = argc > 1 ? atoi(argv[1]) : 2;
     npcol = argc > 2 ? atoi(argv[2]) : 2;
     const char *tops = argc > 3 ? argv[3] : " 123456789TFHIDSMRBYA";
-    int repeat = argc > 4 && !strcmp(argv[4], "repeat");
-    /* quick: one leave-on-all and one leave-on-one destination per combination, rotating */
-    int quick = (argc > 4 && !strcmp(argv[4], "quick")) || (argc > 5 && !strcmp(argv[5], "quick"));
+    int repeat = 0, quick = 0; /* quick: one leave-on-all and one leave-on-one destination
+                                  per combination, rotating */
+    for (int k = 4; k < argc; k++) {
+        if (!strcmp(argv[k], "repeat")) repeat = 1;
+        else if (!strcmp(argv[k], "quick")) quick = 1;
+        else if (!strcmp(argv[k], "long")) {
+            shapes = long_shapes;
+            nshapes = (int)(sizeof long_shapes / sizeof long_shapes[0]);
+        } else {
+            if (iam == 0) fprintf(stderr, "t_comb: unknown option %s\n", argv[k]);
+            Cblacs_exit(1);
+            MPI_Finalize();
+            return 2;
+        }
+    }
     if (nprow * npcol != nprocs) {
         if (iam == 0) fprintf(stderr, "t_comb: grid %ldx%ld needs %ld processes\n", (long)nprow, (long)npcol, (long)(nprow * npcol));
         Cblacs_exit(1);

@@ -87,7 +87,7 @@ static int same_plan(const bi_plan *a, const bi_plan *b)
            a->ready_wait == b->ready_wait && a->mark == b->mark;
 }
 
-enum { NSTEP = 18 };
+enum { NSTEP = 20 };
 static const char kept_tops[] = " MTIS1HAY";
 
 /* step i of the walk for letter top: each changes one input */
@@ -112,6 +112,8 @@ static bi_call_in kept_step(char top, int i, const bi_ctx *g)
     if (i >= 15) in.coherent = 0;
     if (i >= 16) in.np = 2, in.has_coll = 1;
     if (i >= 17) in.user = 1;
+    if (i >= 18) in.root = 1, in.np = 3, in.user = 0, in.first_alone = 1;
+    if (i >= 19) in.first_alone = 0; /* the flag alone differs: in the key too */
     return in;
 }
 
@@ -433,6 +435,25 @@ int main(int argc, char **argv)
     in.ordered = 0;
     p = bi_comb_plan(&in, m);
     TU_CHECK(!p.agree && p.mpi && p.run == bi_comb_mpi, "repeatable integer ' ' left MPI");
+
+    /* where MPICH's MPI_Reduce is wrong (the scope's rank 0 alone on its
+     * node, BI_REDUCE_LONE): leave-on-one ' ' agrees on the count, then
+     * runs a fixed-order letter, integers too, at every length and root;
+     * leave-on-all keeps MPI's reduction */
+    for (size_t n = 1; n <= 1000000; n *= 100)
+        for (int root = 0; root < 3; root++) {
+            in = call(' ', 3, n, 8, root);
+            in.first_alone = 1;
+            p = bi_comb_plan(&in, m);
+            TU_CHECK(p.agree && !p.mpi && p.run && strchr("1RBY", p.top) && p.ntags == 2,
+                     "' ' to %d, %zu items, first member alone: agree %d top '%c'", root, n,
+                     p.agree, p.top);
+        }
+    in = call(' ', 3, 100000, 8, -1);
+    in.first_alone = 1;
+    p = bi_comb_plan(&in, m);
+    TU_CHECK(!p.agree && p.mpi && p.run == bi_comb_mpi, "' ' leave-on-all, first member alone: '%c'",
+             p.top);
 
     /* 'Y': halvings in the plan; a coherent leave-on-all halves all the way */
     in = call('Y', 16, 100000, 8, 0);

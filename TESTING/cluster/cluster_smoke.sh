@@ -25,6 +25,14 @@
 #              (a short ' ' broadcast's node phases, pieces between nodes)
 #              with peers outside MPI behind TCP; prints randprog.sh's count
 #              (a failure is not shrunk here: randprog.sh one SEED does it)
+#   reduce     leave-on-one TOP ' ' combines in scopes whose first member is
+#              alone on its node while another node holds two (MPICH before
+#              4.2 reduces wrong there: SRC/core.h, BI_REDUCE_LONE): t_comb
+#              with vectors of 3,000-12,000 items on a 3 x 2 grid over 2
+#              hosts x 3 ranks (column 1 is {1} on h1, {3,5} on h2), plain
+#              and repeatable, and the program make fuzz-hosts found
+#              (TESTING/programs/xhost_reduce_root.prog: BLACS_GRIDMAP 1 x 3
+#              over h2, h1, h1)
 #   interrupt  `cluster.sh with 2 sleep 100` in the background, stopped by
 #              SIGINT, then another by SIGTERM: no bed namespace and no
 #              process of it may be left
@@ -63,6 +71,17 @@ offmpi)
     echo \"\$p passed, \$f failed\"; [ \$f = 0 ]" ;;
 randprog)
   $cs with 2 bash -c "BIN=$bin RANDPROG_OUT=$bin/randprog-hosts RANDPROG_SHRINK=0 MPIEXEC=\"$cs run \$CLUSTER $mpi spread\" bash TESTING/randprog.sh seeds 1 30" ;;
+reduce)
+  $cs with 2 bash -c "
+    p=0 f=0
+    job() { local label=\$1; shift
+      if \"\$@\" > /dev/null 2>&1; then echo \"\$label ok\"; p=\$((p + 1))
+      else echo \"\$label FAILED\"; f=\$((f + 1)); fi; }
+    job 't_comb 3x2 long' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_comb 3 2 ' ' long
+    job 't_comb 3x2 long repeat' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_comb 3 2 ' ' long repeat
+    job xhost_reduce_root.prog env BIN=$bin RANDPROG_OUT=$bin/randprog-hosts RANDPROG_SHRINK=0 \
+      MPIEXEC=\"$cs run \$CLUSTER $mpi spread\" bash TESTING/randprog.sh file TESTING/programs/xhost_reduce_root.prog
+    echo \"\$p passed, \$f failed\"; [ \$f = 0 ]" ;;
 interrupt)
   p=0 f=0
   # job control: a background job that ignored SIGINT (as bash makes them
@@ -83,5 +102,5 @@ interrupt)
     else echo "SIG$sig: bed $bed removed, no process left"; p=$((p + 1)); fi
   done
   echo "$p passed, $f failed"; [ $f = 0 ] ;;
-*) echo "usage: cluster_smoke.sh job|busysource|offmpi|randprog|interrupt" >&2; exit 2 ;;
+*) echo "usage: cluster_smoke.sh job|busysource|offmpi|randprog|reduce|interrupt" >&2; exit 2 ;;
 esac

@@ -1,7 +1,8 @@
 /*
  * mpich_reduce_root.c -- MPI alone, no BLACS: the failure behind seed
- * 182861146 of make fuzz-hosts (TESTING/programs/xhost_reduce_root.prog),
- * kept to decide the library's way around it.  Not run by make test yet.
+ * 182861146 of make fuzz-hosts (TESTING/programs/xhost_reduce_root.prog).
+ * Not run by make test: it shows MPICH's fault, which the library avoids
+ * (SRC/core.h, BI_REDUCE_LONE; checked by cluster_smoke.sh reduce).
  *
  * Three ranks, two on h1 and one on h2 (cluster.sh run NAME mpich 2 -n 3);
  * a communicator whose rank 0 is world rank 2 (h2), then world 0 and 1;
@@ -24,6 +25,15 @@
  * BLACS error ("different numbers of elements (200 here, 200 at another
  * process"); the reference BLACS, which has no such check, returned a
  * wrong result for seed 184587488.
+ *   The cause, read in MPICH's source: above 2 KB, a commutative
+ * MPI_Reduce on a communicator that spans nodes with two or more ranks on
+ * some node runs MPIDI_Reduce_intra_composition_alpha, whose inter-node
+ * stage takes comm rank 0's operand from its receive buffer even when rank
+ * 0 skipped the in-node stage (alone on its node): garbage, whatever the
+ * root.  Fixed in MPICH 4.2.0 (pmodels/mpich f623723).  Here rank 0 is
+ * world 2, alone on h2.  Not only user operations and not only reordered
+ * ranks: MPI_SUM of 300 or more doubles on the communicator of world ranks
+ * 1, 2, 3 of 4 ranks, two a host, is wrong at every root too.
  *
  *   mpicc.mpich -o r mpich_reduce_root.c
  *   bash TESTING/cluster/cluster.sh with 2 bash -c \
