@@ -412,7 +412,7 @@ typedef struct {
  * data from its receive buffer, not its send buffer (fixed in 4.2.0 by
  * pmodels/mpich f623723).  So where the scope's rank 0 is alone on its node
  * and another node holds two or more members (bi_scope.first_alone: a
- * column of a 3 x 2 grid on two nodes of 3, columns 10-15 of an 8 x 6 grid
+ * column of a 3 x 2 grid on two nodes of 3, columns 4-11 of a 4 x 12 grid
  * on nodes of 16), every root gets garbage summed in: a wrong result past
  * 64 KB, a count error below (comb_mpi.c's header).  TOP ' ' leave-on-one
  * combines there take the fixed-order algorithm the models pick instead
