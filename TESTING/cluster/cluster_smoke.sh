@@ -43,6 +43,14 @@ why=$($cs check) || { echo "$why"; echo "0 passed, 0 failed, 1 skipped"; exit 0;
 mpi=mpich
 [[ ${VARIANT:-}${MPIEXEC:-} == *ompi* || ${MPIEXEC:-} == *openmpi* ]] && mpi=ompi
 bin=${BIN:-build/default/tests}
+# the modes that run several jobs in one bed (offmpi, reduce): `job LABEL
+# CMD...` prints "LABEL ok" or "LABEL FAILED"; $total prints the tally and
+# is the exit status
+tally='p=0 f=0
+job() { local label=$1; shift
+  if "$@" > /dev/null 2>&1; then echo "$label ok"; p=$((p + 1))
+  else echo "$label FAILED"; f=$((f + 1)); fi; }'
+total='echo "$p passed, $f failed"; [ $f = 0 ]'
 case "${1:-}" in
 job)
   # t_p2p_long: the pieces of a peer on another node (SRC/p2p.c);
@@ -58,30 +66,22 @@ busysource)
   then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
 offmpi)
-  # one line per job: "<label> ok|FAILED"; the tally at the end
-  $cs with 2 bash -c "
-    p=0 f=0
-    job() { local ppn=\$1 np=\$2; shift 2
-      if $cs run \$CLUSTER $mpi \$ppn -n \$np $bin/t_offmpi \"\$@\" > /dev/null 2>&1; then echo \"\$* ok\"; p=\$((p + 1))
-      else echo \"\$* FAILED\"; f=\$((f + 1)); fi; }
-    job 1 2 sends 1000 128
-    job 2 4 bcast ' ' A 100 2 2
-    job 2 4 bcast ' ' A 100000 2 2
-    job 2 4 sum 100000 2 2
-    echo \"\$p passed, \$f failed\"; [ \$f = 0 ]" ;;
+  $cs with 2 bash -c "$tally
+    off() { local ppn=\$1 np=\$2; shift 2; job \"\$*\" $cs run \$CLUSTER $mpi \$ppn -n \$np $bin/t_offmpi \"\$@\"; }
+    off 1 2 sends 1000 128
+    off 2 4 bcast ' ' A 100 2 2
+    off 2 4 bcast ' ' A 100000 2 2
+    off 2 4 sum 100000 2 2
+    $total" ;;
 randprog)
   $cs with 2 bash -c "BIN=$bin RANDPROG_OUT=$bin/randprog-hosts RANDPROG_SHRINK=0 MPIEXEC=\"$cs run \$CLUSTER $mpi spread\" bash TESTING/randprog.sh seeds 1 30" ;;
 reduce)
-  $cs with 2 bash -c "
-    p=0 f=0
-    job() { local label=\$1; shift
-      if \"\$@\" > /dev/null 2>&1; then echo \"\$label ok\"; p=\$((p + 1))
-      else echo \"\$label FAILED\"; f=\$((f + 1)); fi; }
+  $cs with 2 bash -c "$tally
     job 't_comb 3x2 long' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_comb 3 2 ' ' long
     job 't_comb 3x2 long repeat' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_comb 3 2 ' ' long repeat
     job xhost_reduce_root.prog env BIN=$bin RANDPROG_OUT=$bin/randprog-hosts RANDPROG_SHRINK=0 \
       MPIEXEC=\"$cs run \$CLUSTER $mpi spread\" bash TESTING/randprog.sh file TESTING/programs/xhost_reduce_root.prog
-    echo \"\$p passed, \$f failed\"; [ \$f = 0 ]" ;;
+    $total" ;;
 interrupt)
   p=0 f=0
   # job control: a background job that ignored SIGINT (as bash makes them
