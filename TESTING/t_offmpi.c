@@ -21,10 +21,14 @@
  *                             each receiver of the scope; the receivers
  *                             come 0.2 s late, receive, check, signal
  *   t_offmpi send ELEMS       the same with one point-to-point message
- *   t_offmpi sum ELEMS NPROW NPCOL
- *                             a leave-on-one DGSUM2D (destination {0,0},
- *                             which comes 0.2 s late); every other process
- *                             returns and waits outside MPI for its signal
+ *   t_offmpi sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST]
+ *                             a leave-on-one DGSUM2D (SCOPE A and
+ *                             destination {0,0} unless given; in a row or
+ *                             column scope every row or column sums to its
+ *                             own process of column CDEST or row RDEST); the
+ *                             destinations come 0.2 s late, every other
+ *                             process returns and waits outside MPI for its
+ *                             destination's signal
  * A source whose call takes longer than STALL seconds (far more than the
  * transfer, far less than the receivers' delay) is a failure: it waited for
  * a receiver.  The time the machine took (the process's threads queued
@@ -218,26 +222,40 @@ static void send1(blacs_int m)
     }
 }
 
-static void sum(blacs_int m)
+/* the grid rank of the destination of process (r, c)'s scope, and the
+ * members of that scope (k: the grid rank of a process) */
+static int sum_dest(char scope, blacs_int rd, blacs_int cd, blacs_int r, blacs_int c)
 {
+    if (scope == 'R') rd = r;
+    else if (scope == 'C') cd = c;
+    return (int)(rd * npcol + cd);
+}
+
+static void sum(blacs_int m, char scope, blacs_int rd, blacs_int cd)
+{
+    char sc[2] = {scope, 0};
+    const int ng = (int)(nprow * npcol), dest = sum_dest(scope, rd, cd, myrow, mycol);
+    if (myrow < 0) return; /* not in the grid */
     double *a = malloc((size_t)m * sizeof *a + 8);
     for (blacs_int i = 0; i < m; i++) a[i] = (double)(me + 1) * (double)(i % 97);
-    if (me == 0) {
+    if (me == dest) {
         away(LATE, 1);
-        Cdgsum2d(ctxt, "A", " ", m, 1, a, m, 0, 0);
+        Cdgsum2d(ctxt, sc, " ", m, 1, a, m, rd, cd);
+        double f = 0; /* the sum of (k + 1) over the members k of the scope */
+        for (int k = 0; k < ng; k++)
+            if (sum_dest(scope, rd, cd, k / npcol, k % npcol) == dest) f += k + 1;
         long bad = 0;
-        double f = (double)np * (np + 1) / 2;
         for (blacs_int i = 0; i < m; i++) bad += a[i] != f * (double)(i % 97);
-        TU_CHECK(bad == 0, "sum: %ld wrong elements", bad);
-        for (int v = 1; v < np; v++) signal_to(v, "summed");
+        TU_CHECK(bad == 0, "sum to {%d,%d}: %ld wrong elements", dest / (int)npcol,
+                 dest % (int)npcol, bad);
+        for (int v = 0; v < ng; v++)
+            if (v != dest && sum_dest(scope, rd, cd, v / npcol, v % npcol) == dest)
+                signal_to(v, "summed");
     } else {
-        double t0 = now();
-        Cdgsum2d(ctxt, "A", " ", m, 1, a, m, 0, 0);
-        double t = now() - t0;
+        Cdgsum2d(ctxt, sc, " ", m, 1, a, m, rd, cd);
         /* a combine is globally blocking along its tree: only the leaves
-         * of {0,0} may return before it comes; nobody may hang */
-        (void)t;
-        if (!wait_for(0, "summed")) exit(3);
+         * of the destination may return before it comes; nobody may hang */
+        if (!wait_for(dest, "summed")) exit(3);
     }
     free(a);
 }
@@ -248,7 +266,7 @@ int main(int argc, char **argv)
     Cblacs_pinfo(&me_, &np_); /* the library starts MPI: MPI_THREAD_MULTIPLE, the progress thread */
     tu_init(&argc, &argv);
     if (argc < 3) {
-        fprintf(stderr, "usage: t_offmpi sends K ELEMS | swap ELEMS | bcast TOP SCOPE ELEMS NPROW NPCOL | send ELEMS | sum ELEMS NPROW NPCOL\n");
+        fprintf(stderr, "usage: t_offmpi sends K ELEMS | swap ELEMS | bcast TOP SCOPE ELEMS NPROW NPCOL | send ELEMS | sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST]\n");
         return 2;
     }
     tu_watchdog("t_offmpi", 120);
@@ -277,7 +295,9 @@ int main(int argc, char **argv)
     else if (!strcmp(what, "swap")) swap(atol(argv[2]));
     else if (!strcmp(what, "bcast") && argc >= 7) bcast(argv[2], argv[3][0], atol(argv[4]));
     else if (!strcmp(what, "send")) send1(atol(argv[2]));
-    else if (!strcmp(what, "sum")) sum(atol(argv[2]));
+    else if (!strcmp(what, "sum") && argc >= 8)
+        sum(atol(argv[2]), argv[5][0], atol(argv[6]), atol(argv[7]));
+    else if (!strcmp(what, "sum")) sum(atol(argv[2]), 'A', 0, 0);
     else {
         fprintf(stderr, "t_offmpi: unknown case %s\n", what);
         return 2;

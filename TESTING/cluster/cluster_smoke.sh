@@ -32,7 +32,10 @@
 #              hosts x 3 ranks (column 1 is {1} on h1, {3,5} on h2), plain
 #              and repeatable, and the program make fuzz-hosts found
 #              (TESTING/programs/xhost_reduce_root.prog: BLACS_GRIDMAP 1 x 3
-#              over h2, h1, h1)
+#              over h2, h1, h1); and t_offmpi's sum down the columns of that
+#              grid to row 0 (column 1's destination is the lone member) and
+#              to row 1, the destinations 0.2 s late, every other member
+#              waiting for their signal outside MPI
 #   interrupt  `cluster.sh with 2 sleep 100` in the background, stopped by
 #              SIGINT, then another by SIGTERM: no bed namespace and no
 #              process of it may be left
@@ -81,6 +84,8 @@ reduce)
     job 't_comb 3x2 long repeat' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_comb 3 2 ' ' long repeat
     job xhost_reduce_root.prog env BIN=$bin RANDPROG_OUT=$bin/randprog-hosts RANDPROG_SHRINK=0 \
       MPIEXEC=\"$cs run \$CLUSTER $mpi spread\" bash TESTING/randprog.sh file TESTING/programs/xhost_reduce_root.prog
+    job 't_offmpi sum 3x2 C to row 0' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_offmpi sum 12000 3 2 C 0 0
+    job 't_offmpi sum 3x2 C to row 1' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_offmpi sum 12000 3 2 C 1 0
     $total" ;;
 interrupt)
   p=0 f=0
