@@ -119,7 +119,7 @@ extern struct bi_global {
     int stats;             /* BLACS_STATS: per-routine statistics */
     double hang_timeout;   /* BLACS_HANG_TIMEOUT: seconds before a wait is a hang (debug 2) */
     int p2p_sched;         /* BLACS_P2P_SCHEDULE: 0 auto, 1 every peer on this node, 2 every peer across a network */
-    uint64_t node_key;     /* this process's node: hash of MPI_Get_processor_name */
+    uint64_t node_key;     /* this process's host: hash of MPI_Get_processor_name (grid.c adds MPI's node) */
     double wait_warn;      /* BLACS_WAIT_WARN: seconds before a wait is reported (watch.c) */
     int ctx_hwm;           /* most grids ever alive at once (grid.c; BLACS_STATS) */
     double slow;           /* how much slower than the model a source's sends go (transport.c; 0: 1) */

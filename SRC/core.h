@@ -134,7 +134,7 @@ struct bi_ctx {
     Int repeat, coherent;         /* WHAT 15, 16 */
     int lastsrc;                  /* vpid of the sender of the last message received */
     int *world;                   /* MPI_COMM_WORLD rank of each vpid (diagnostics) */
-    uint64_t *node;               /* each vpid's node (hash of its processor name) */
+    uint64_t *node;               /* each vpid's node (its host and MPI's node, grid.c node_map) */
     Int syshandle;                /* C system handle made for GET 10, or -1 */
     int p2p_sched;                /* BLACS_P2P_SCHEDULE agreed on by the grid (bi_g.p2p_sched) */
     MPI_Comm chk;                 /* BLACS_DEBUG=3 cross-checks (entry_debug.c), else MPI_COMM_NULL */

@@ -122,21 +122,40 @@ void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol)
 }
 
 /* Which processes of the grid share a node, so that point-to-point can
- * send each peer the way its transport likes (p2p.c).  A node is named by
- * a hash of MPI_Get_processor_name (computed once, bi_init), as MPIs
- * themselves tell nodes apart by host name; the grid's members exchange
- * theirs in one small allgather when the grid is made -- never on first
- * use -- and cheaper than MPI_COMM_TYPE_SHARED's communicator would be for
- * programs that make many grids.  Two hosts that shared a name would just
- * use the node schedule between them, alike on both ends.  SimGrid's SMPI
- * names each simulated host, so ranks on different hosts of a simulated
- * cluster get the network schedule, as on a real one (PDPOTRF 4 x 4,
- * N = 4096, in make bench-scalapack: 0.98-0.99 of the reference's time in
- * the communication mode, 0.995 with computation, where 40 KB pieces,
- * each sent at once, gave 0.998 and 1.00004). */
+ * send each peer the way its transport likes (p2p.c), and the short ' '
+ * broadcast and the MPI reductions can be told where MPI's node-aware
+ * collectives run (group_by_node below).  A node is what MPI itself
+ * calls one: the members that MPI_COMM_TYPE_SHARED puts together, within
+ * a host (a hash of MPI_Get_processor_name, computed once, bi_init).  The
+ * host name alone is not enough: MPICH can split a host into several
+ * nodes of its own (MPIR_CVAR_NUM_CLIQUES, MPIR_CVAR_ODD_EVEN_CLIQUES),
+ * and its node-aware MPI_Reduce is then wrong in scopes whose first
+ * member is alone in such a node (core.h, BI_REDUCE_LONE: a 2 x 3 grid of
+ * 6 ranks on one host, row 0 world ranks 0, 1 and 3, summed wrong with
+ * the odd-even split until the library asked MPI).  The split costs one
+ * communicator, made and freed while the grid is made, never on first
+ * use; the grid's members then exchange their keys in one small
+ * allgather.  SimGrid's SMPI puts the ranks of one simulated host
+ * together, so ranks on different hosts of a simulated cluster get the
+ * network schedule, as on a real one. */
 static void node_map(bi_ctx *c, const char *routine)
 {
-    BI_MPI_IN(MPI_Allgather(&bi_g.node_key, 1, MPI_UINT64_T, c->node, 1, MPI_UINT64_T, c->comm),
+    MPI_Comm sh;
+    MPI_Group shg, cg;
+    int zero = 0, lead = 0;
+    BI_MPI_IN(MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &sh),
+              "MPI_Comm_split_type", c->handle, routine);
+    BI_MPI_IN(MPI_Comm_group(sh, &shg), "MPI_Comm_group", c->handle, routine);
+    BI_MPI_IN(MPI_Comm_group(c->comm, &cg), "MPI_Comm_group", c->handle, routine);
+    /* the node's first member names it (its rank in the grid) */
+    BI_MPI_IN(MPI_Group_translate_ranks(shg, 1, &zero, cg, &lead), "MPI_Group_translate_ranks",
+              c->handle, routine);
+    BI_MPI_IN(MPI_Group_free(&shg), "MPI_Group_free", c->handle, routine);
+    BI_MPI_IN(MPI_Group_free(&cg), "MPI_Group_free", c->handle, routine);
+    BI_MPI_IN(MPI_Comm_free(&sh), "MPI_Comm_free", c->handle, routine);
+    /* one FNV-1a step more over the host's hash */
+    const uint64_t key = (bi_g.node_key ^ (uint64_t)(unsigned)lead) * 1099511628211u;
+    BI_MPI_IN(MPI_Allgather(&key, 1, MPI_UINT64_T, c->node, 1, MPI_UINT64_T, c->comm),
               "MPI_Allgather", c->handle, routine);
 }
 
