@@ -168,10 +168,20 @@ static void swap(blacs_int m)
     free(a);
 }
 
+/* the grid rank of the destination (or source) {RD,CD} as seen by process
+ * (r, c) in scope: its own row's or column's for 'R' and 'C'; the members
+ * of a scope are the processes that see the same one */
+static int scope_dest(char scope, blacs_int rd, blacs_int cd, blacs_int r, blacs_int c)
+{
+    if (scope == 'R') rd = r;
+    else if (scope == 'C') cd = c;
+    return (int)(rd * npcol + cd);
+}
+
 /* does process (r, c) take part in a broadcast of scope from {0,0}? */
 static int in_scope(char scope, blacs_int r, blacs_int c)
 {
-    return scope == 'A' || (scope == 'R' && r == 0) || (scope == 'C' && c == 0);
+    return scope_dest(scope, 0, 0, r, c) == 0;
 }
 
 static void bcast(const char *top, char scope, blacs_int m)
@@ -222,20 +232,11 @@ static void send1(blacs_int m)
     }
 }
 
-/* the grid rank of the destination of process (r, c)'s scope, and the
- * members of that scope (k: the grid rank of a process) */
-static int sum_dest(char scope, blacs_int rd, blacs_int cd, blacs_int r, blacs_int c)
-{
-    if (scope == 'R') rd = r;
-    else if (scope == 'C') cd = c;
-    return (int)(rd * npcol + cd);
-}
-
 static void sum(blacs_int m, char scope, blacs_int rd, blacs_int cd)
 {
     char sc[2] = {scope, 0};
-    const int ng = (int)(nprow * npcol), dest = sum_dest(scope, rd, cd, myrow, mycol);
     if (myrow < 0) return; /* not in the grid */
+    const int ng = (int)(nprow * npcol), dest = scope_dest(scope, rd, cd, myrow, mycol);
     double *a = malloc((size_t)m * sizeof *a + 8);
     for (blacs_int i = 0; i < m; i++) a[i] = (double)(me + 1) * (double)(i % 97);
     if (me == dest) {
@@ -243,13 +244,13 @@ static void sum(blacs_int m, char scope, blacs_int rd, blacs_int cd)
         Cdgsum2d(ctxt, sc, " ", m, 1, a, m, rd, cd);
         double f = 0; /* the sum of (k + 1) over the members k of the scope */
         for (int k = 0; k < ng; k++)
-            if (sum_dest(scope, rd, cd, k / npcol, k % npcol) == dest) f += k + 1;
+            if (scope_dest(scope, rd, cd, k / npcol, k % npcol) == dest) f += k + 1;
         long bad = 0;
         for (blacs_int i = 0; i < m; i++) bad += a[i] != f * (double)(i % 97);
         TU_CHECK(bad == 0, "sum to {%d,%d}: %ld wrong elements", dest / (int)npcol,
                  dest % (int)npcol, bad);
         for (int v = 0; v < ng; v++)
-            if (v != dest && sum_dest(scope, rd, cd, v / npcol, v % npcol) == dest)
+            if (v != dest && scope_dest(scope, rd, cd, v / npcol, v % npcol) == dest)
                 signal_to(v, "summed");
     } else {
         Cdgsum2d(ctxt, sc, " ", m, 1, a, m, rd, cd);
