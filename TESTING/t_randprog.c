@@ -52,7 +52,11 @@
  * then agree on or reject by name), all five types, GE and TR shapes, M
  * and N from 0 past a point-to-point piece, LDA >= M per process, every
  * topology letter, leave-on-one and leave-on-all, RA/CA, vTUOP2D, short
- * sleeps.  Data are small integers, exact in every type, and AMX/AMN keys
+ * sleeps; signals outside MPI (files) between processes, and a long
+ * broadcast's source that goes away right after its call, waiting outside
+ * MPI for one receiver's "got it" while the receivers come late (a hang
+ * wherever the data moves only while the source is inside MPI).  Data are
+ * small integers, exact in every type, and AMX/AMN keys
  * are distinct between processes, so every value, sum, maximum and owner
  * coordinate is known in advance whatever the order of combination.
  * Every matrix has guard zones before, after and in the LDA - M gap (and,
@@ -243,6 +247,14 @@ static void seq_push(prog_t *P, int w, int tok)
     if ((P->nseq[w] & (P->nseq[w] + 1)) == 0 || P->nseq[w] == 0)
         P->seq[w] = realloc(P->seq[w], (size_t)(2 * P->nseq[w] + 2) * sizeof(int));
     P->seq[w][P->nseq[w]++] = tok;
+}
+
+/* the last operation of w's sequence, sleeps skipped (-1: none) */
+static int seq_last_op(const prog_t *P, int w)
+{
+    for (int i = P->nseq[w] - 1; i >= 0; i--)
+        if (P->seq[w][i] >= 0) return P->seq[w][i];
+    return -1;
 }
 
 static int vrow(const grid_t *G, int v) { return v / G->npcol; }
@@ -544,6 +556,15 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
     static int sig[MAXW][MAXW][8], nsig[MAXW][MAXW];
     memset(nsig, 0, sizeof nsig);
     int away_us[MAXW] = {0}; /* long sleeps so far: at most 2 s a process */
+    /* a source that goes away: after a long broadcast, now and then its
+     * process starts nothing more (hold: the broadcast) until the
+     * receivers have it; then, if it still did nothing since (what other
+     * processes start may need it), it waits outside MPI for one
+     * receiver's "got it" -- ScaLAPACK's panel source that broadcasts and
+     * computes, here made a hang where the data moves only while the
+     * source is inside MPI (issue 39's finding 3) */
+    int hold[MAXW];
+    for (int w = 0; w < MAXW; w++) hold[w] = -1;
     int cap = 64, made = 0;
     P->ops = malloc((size_t)cap * sizeof(op_t));
     int *bsi = malloc((size_t)cap * sizeof(int)); /* a broadcast's scope instance; -1 once received */
@@ -568,6 +589,10 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
         int draining = made >= nops;
         int ev = draining ? 1 + rint_(2) : rint_(100);
         int p = rint_(W);
+        if (hold[p] >= 0 && (draining || bsi[hold[p]] < 0)) hold[p] = -1;
+        /* a held process starts nothing: only broadcast receipts and the
+         * grids' lives go on (others' events may still need it) */
+        if (hold[p] >= 0 && !(ev == 2 || (ev >= 4 && ev < 10) || (ev >= 30 && ev < 45))) continue;
         if (made + 8 >= cap) {
             cap *= 2;
             P->ops = realloc(P->ops, (size_t)cap * sizeof(op_t));
@@ -676,10 +701,30 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             scopeinst *S = &si[bsi[k]];
             const grid_t *G = &P->gr[S->g];
             int vs[MAXW], nv = scope_members(G, S->sc, S->idx, vs);
-            for (int q = 0; q < nv; q++)
-                if (vs[q] != P->ops[k].a) { seq_push(P, G->mem[vs[q]], k); S->cur[G->mem[vs[q]]]++; }
-            /* receivers' "got it" to the source, outside MPI (as above) */
             int src = G->mem[P->ops[k].a];
+            /* the source went away right after it (hold, above): the
+             * receivers now and then come late, and one tells it "got it" */
+            int away = signals && seq_last_op(P, src) == k && chance(hold[src] == k ? 90 : 30);
+            for (int q = 0; q < nv; q++) {
+                if (vs[q] == P->ops[k].a) continue;
+                int w = G->mem[vs[q]];
+                if (away && away_us[w] < 2000000 && chance(50)) {
+                    int t = 20000 + rint_(180000);
+                    away_us[w] += t;
+                    seq_push(P, w, -t);
+                }
+                seq_push(P, w, k);
+                S->cur[w]++;
+            }
+            if (away) {
+                int r = rint_(nv - 1), w;
+                for (int q = 0;; q++)
+                    if (vs[q] != P->ops[k].a && r-- == 0) { w = G->mem[vs[q]]; break; }
+                bsi[made] = -1;
+                seq_push(P, src, new_signal(P, made++, w, src));
+            }
+            if (hold[src] == k) hold[src] = -1;
+            /* receivers' "got it" to the source, outside MPI (as above) */
             for (int q = 0; signals && q < nv; q++) {
                 int w = G->mem[vs[q]];
                 if (vs[q] == P->ops[k].a || nsig[w][src] == 8 || !chance(35)) continue;
@@ -825,6 +870,10 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             if (o.kind != 'u' && o.opk != 'U') o.ft = draw_ft(P);
             P->ops[made] = o;
             for (int q = 0; q < np_; q++) seq_push(P, parts[q], made);
+            /* a long broadcast's source may go away (hold, above) */
+            if (o.kind == 'b' && signals && bsi[made] >= 0 &&
+                (size_t)o.m * (size_t)o.n * (size_t)esz(o.type) >= 16384 && chance(60))
+                hold[p] = made;
             made++;
         } else continue;
         if (chance(3)) seq_push(P, p, -(1 + rint_(3000)));
