@@ -52,11 +52,11 @@
  * then agree on or reject by name), all five types, GE and TR shapes, M
  * and N from 0 past a point-to-point piece, LDA >= M per process, every
  * topology letter, leave-on-one and leave-on-all, RA/CA, vTUOP2D, short
- * sleeps; signals outside MPI (files) between processes, and a long
- * broadcast's source that goes away right after its call, waiting outside
- * MPI for one receiver's "got it" while the receivers come late (a hang
- * wherever the data moves only while the source is inside MPI).  Data are
- * small integers, exact in every type, and AMX/AMN keys
+ * sleeps; signals outside MPI (files) between processes, and the source
+ * of a long broadcast or send that goes away right after its call,
+ * waiting outside MPI for one receiver's "got it" while the receivers come
+ * late (a hang wherever the data moves only while the source is inside
+ * MPI).  Data are small integers, exact in every type, and AMX/AMN keys
  * are distinct between processes, so every value, sum, maximum and owner
  * coordinate is known in advance whatever the order of combination.
  * Every matrix has guard zones before, after and in the LDA - M gap (and,
@@ -556,10 +556,10 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
     static int sig[MAXW][MAXW][8], nsig[MAXW][MAXW];
     memset(nsig, 0, sizeof nsig);
     int away_us[MAXW] = {0}; /* long sleeps so far: at most 2 s a process */
-    /* a source that goes away: after a long broadcast, now and then its
-     * process starts nothing more (hold: the broadcast) until the
-     * receivers have it; then, if it still did nothing since (what other
-     * processes start may need it), it waits outside MPI for one
+    /* a source that goes away: after a long broadcast or send, now and
+     * then its process starts nothing more (hold: the operation) until
+     * the receivers have it; then, if it still did nothing since (what
+     * other processes start may need it), it waits outside MPI for one
      * receiver's "got it" -- ScaLAPACK's panel source that broadcasts and
      * computes, here made a hang where the data moves only while the
      * source is inside MPI (issue 39's finding 3) */
@@ -589,7 +589,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
         int draining = made >= nops;
         int ev = draining ? 1 + rint_(2) : rint_(100);
         int p = rint_(W);
-        if (hold[p] >= 0 && (draining || bsi[hold[p]] < 0)) hold[p] = -1;
+        if (hold[p] >= 0 && (draining || (P->ops[hold[p]].kind == 'b' && bsi[hold[p]] < 0))) hold[p] = -1;
         /* a held process starts nothing: only broadcast receipts and the
          * grids' lives go on (others' events may still need it) */
         if (hold[p] >= 0 && !(ev == 2 || (ev >= 4 && ev < 10) || (ev >= 30 && ev < 45))) continue;
@@ -674,11 +674,25 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             /* on a closing grid the sender may be in BLACS_GRIDEXIT already:
              * now and then let it get there well before this receive */
             if (g_closing[g] && chance(30)) seq_push(P, p, -(1000 + rint_(20000)));
+            /* the sender went away right after it (hold, below): this
+             * receiver now and then comes late, and tells it "got it" */
+            int snd = P->gr[g].mem[s];
+            int away = signals && snd != p && seq_last_op(P, snd) == got &&
+                       chance(hold[snd] == got ? 90 : 30);
+            if (away && away_us[p] < 2000000 && chance(50)) {
+                int t = 20000 + rint_(180000);
+                away_us[p] += t;
+                seq_push(P, p, -t);
+            }
             seq_push(P, p, got);
+            if (hold[snd] == got) hold[snd] = -1;
+            if (away) {
+                bsi[made] = -1;
+                seq_push(P, snd, new_signal(P, made++, p, snd));
+            }
             /* "got it", outside MPI, to the sender: the sender that then
              * waits for it outside MPI needs its message to move meanwhile */
-            int snd = P->gr[g].mem[s];
-            if (signals && snd != p && nsig[p][snd] < 8 && chance(35)) {
+            else if (signals && snd != p && nsig[p][snd] < 8 && chance(35)) {
                 bsi[made] = -1;
                 sig[p][snd][nsig[p][snd]++] = new_signal(P, made++, p, snd);
             }
@@ -870,9 +884,12 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             if (o.kind != 'u' && o.opk != 'U') o.ft = draw_ft(P);
             P->ops[made] = o;
             for (int q = 0; q < np_; q++) seq_push(P, parts[q], made);
-            /* a long broadcast's source may go away (hold, above) */
-            if (o.kind == 'b' && signals && bsi[made] >= 0 &&
-                (size_t)o.m * (size_t)o.n * (size_t)esz(o.type) >= 16384 && chance(60))
+            /* a long broadcast's source, or a long message's sender, may go
+             * away (hold, above; not from a message to itself, which it
+             * receives itself) */
+            if (signals && (size_t)o.m * (size_t)o.n * (size_t)esz(o.type) >= 16384 &&
+                ((o.kind == 'b' && bsi[made] >= 0) || (o.kind == 'p' && o.a != o.b && o.rep == 1)) &&
+                chance(60))
                 hold[p] = made;
             made++;
         } else continue;
