@@ -28,39 +28,43 @@ GEN=$BIN/t_randprog
 REF=$BIN/t_randprog_ref
 [ "${RANDPROG_REF:-1}" = 0 ] && REF=/nonexistent
 mkdir -p "$OUT"
+# this run's working files: another randprog.sh on the same $OUT (make
+# fuzz while make test runs a program file) must not read this one's log
+LAST="$OUT/last.$$.log"
+trap 'rm -f "$LAST" "$OUT/shrink.$$.cur" "$OUT/shrink.$$.cand"' EXIT
 pass=0; fail=0; nprog=0; nops=0; ref_runs=0; ref_agree=0
 
 # run PROGRAM [BINARY] -> sets cls (ok, rejected, WRONG, HANG, ERROR, CRASH)
-# and log; the log of the last run is in $OUT/last.log
+# and log; the log of the last run is in $LAST
 run() {
   local prog=$1 bin=${2:-$GEN} np dis rc
   read -r np _ dis < <($GEN info "$prog")
-  RANDPROG_WATCHDOG=$WD timeout -k 5 $((WD + 30)) $MPIEXEC -n "$np" "$bin" run "$prog" > "$OUT/last.log" 2>&1 </dev/null
+  RANDPROG_WATCHDOG=$WD timeout -k 5 $((WD + 30)) $MPIEXEC -n "$np" "$bin" run "$prog" > "$LAST" 2>&1 </dev/null
   rc=$?
-  local oks; oks=$(grep -c '^randprog: rank [0-9]* ok' "$OUT/last.log")
+  local oks; oks=$(grep -c '^randprog: rank [0-9]* ok' "$LAST")
   local ab; ab=$(sed -n 's/^abort [0-9]* \([0-9]*\)$/\1/p' "$prog")
   if [ -n "$ab" ]; then
     # a program that ends in BLACS_ABORT: every check passed, then the job
     # ended (not the watchdog) with a non-zero status and the abort message
-    if [ $rc != 0 ] && [ "$oks" = "$np" ] && ! grep -qE 'randprog: rank [0-9]*: (WRONG|HANG)|hang detected' "$OUT/last.log" &&
-       grep -q "killed other procs, exiting with error #$ab\." "$OUT/last.log"; then cls=ok; return; fi
+    if [ $rc != 0 ] && [ "$oks" = "$np" ] && ! grep -qE 'randprog: rank [0-9]*: (WRONG|HANG)|hang detected' "$LAST" &&
+       grep -q "killed other procs, exiting with error #$ab\." "$LAST"; then cls=ok; return; fi
     if [ $rc = 0 ]; then cls=NOABORT; return; fi
   elif [ $rc = 0 ] && [ "$oks" = "$np" ]; then cls=ok; return; fi
   if [ -n "$dis" ]; then
     for v in $dis; do
-      if grep -q "BLACS ERROR.*$v" "$OUT/last.log"; then cls=rejected; return; fi
+      if grep -q "BLACS ERROR.*$v" "$LAST"; then cls=rejected; return; fi
     done
   fi
-  if grep -q 'WRONG' "$OUT/last.log"; then cls=WRONG
-  elif grep -qE 'HANG|hang detected' "$OUT/last.log" || [ $rc = 124 ] || [ $rc = 137 ]; then cls=HANG
-  elif grep -q 'BLACS ERROR' "$OUT/last.log"; then cls=ERROR
+  if grep -q 'WRONG' "$LAST"; then cls=WRONG
+  elif grep -qE 'HANG|hang detected' "$LAST" || [ $rc = 124 ] || [ $rc = 137 ]; then cls=HANG
+  elif grep -q 'BLACS ERROR' "$LAST"; then cls=ERROR
   else cls=CRASH; fi
 }
 
 # shrink PROGRAM CLASS: keeps every simplification that fails the same way
 shrink() {
   local prog=$1 want=$2 k=0 t0=$SECONDS r progress=0
-  local cur="$OUT/shrink.cur" cand="$OUT/shrink.cand"
+  local cur="$OUT/shrink.$$.cur" cand="$OUT/shrink.$$.cand"
   cp "$prog" "$cur"
   local save_wd=$WD
   [ "$want" = HANG ] && WD=6      # a hang costs the watchdog's time per try
@@ -84,7 +88,7 @@ one() { # one program file: run, second opinion, shrink
   nprog=$((nprog + 1)); nops=$((nops + n))
   run "$prog"
   local ours=$cls
-  cp "$OUT/last.log" "$prog.log"
+  cp "$LAST" "$prog.log"
   if [ "$ours" = ok ] || [ "$ours" = rejected ]; then
     pass=$((pass + 1))
     rm -f "$prog" "$prog.log"
@@ -103,7 +107,7 @@ one() { # one program file: run, second opinion, shrink
     $GEN emit "$prog.min" > "$prog.repro.c"
     run "$prog.min"
     echo "    shrunk to $($GEN info "$prog.min" | cut -d' ' -f2) operations ($cls): $prog.min, reproducer $prog.repro.c"
-    grep -m2 -E 'WRONG|HANG|BLACS ERROR|hang detected' "$OUT/last.log" | sed 's/^/    /'
+    grep -m2 -E 'WRONG|HANG|BLACS ERROR|hang detected' "$LAST" | sed 's/^/    /'
   fi
 }
 
@@ -131,7 +135,7 @@ case "$mode" in
       s=$((s + 7919))
     done ;;
   one) gen "$1" "$OUT/seed$1.prog" && one "$OUT/seed$1.prog" "seed $1" ;;
-  file) cp "$1" "$OUT/file.prog"; one "$OUT/file.prog" "$1" ;;
+  file) f="$OUT/$(basename "$1" .prog).$$.prog"; cp "$1" "$f"; one "$f" "$1" ;;
   *) echo "usage: randprog.sh seeds FIRST COUNT [SECONDS] | fuzz SECONDS | one SEED | file PROGRAM" >&2; exit 2 ;;
 esac
 echo "randprog: $nprog programs, $nops operations, $fail failed, in $((SECONDS - t0)) s"
