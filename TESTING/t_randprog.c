@@ -249,6 +249,18 @@ static void seq_push(prog_t *P, int w, int tok)
     P->seq[w][P->nseq[w]++] = tok;
 }
 
+/* long sleeps outside MPI: at most AWAY_MAX us a process in a program */
+#define AWAY_MAX 2000000
+/* w sleeps lo + [0, span) us outside MPI, within that budget (away_us: each
+ * process's long sleeps so far) */
+static void sleep_away(prog_t *P, int *away_us, int w, int lo, int span)
+{
+    if (away_us[w] >= AWAY_MAX) return;
+    int t = lo + rint_(span);
+    away_us[w] += t;
+    seq_push(P, w, -t);
+}
+
 /* the last operation of w's sequence, sleeps skipped (-1: none) */
 static int seq_last_op(const prog_t *P, int w)
 {
@@ -555,7 +567,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
     /* signals emitted and not yet waited for, per emitter and waiter */
     static int sig[MAXW][MAXW][8], nsig[MAXW][MAXW];
     memset(nsig, 0, sizeof nsig);
-    int away_us[MAXW] = {0}; /* long sleeps so far: at most 2 s a process */
+    int away_us[MAXW] = {0}; /* long sleeps so far (AWAY_MAX) */
     /* a source that goes away: after a long broadcast or send, now and
      * then its process starts nothing more (hold: the operation) until
      * the receivers have it; then, if it still did nothing since (what
@@ -589,7 +601,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
         int draining = made >= nops;
         int ev = draining ? 1 + rint_(2) : rint_(100);
         int p = rint_(W);
-        if (hold[p] >= 0 && (draining || (P->ops[hold[p]].kind == 'b' && bsi[hold[p]] < 0))) hold[p] = -1;
+        if (draining) hold[p] = -1; /* else the receipt of its operation releases it */
         /* a held process starts nothing: only broadcast receipts and the
          * grids' lives go on (others' events may still need it) */
         if (hold[p] >= 0 && !(ev == 2 || (ev >= 4 && ev < 10) || (ev >= 30 && ev < 45))) continue;
@@ -679,11 +691,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             int snd = P->gr[g].mem[s];
             int away = signals && snd != p && seq_last_op(P, snd) == got &&
                        chance(hold[snd] == got ? 90 : 30);
-            if (away && away_us[p] < 2000000 && chance(50)) {
-                int t = 20000 + rint_(180000);
-                away_us[p] += t;
-                seq_push(P, p, -t);
-            }
+            if (away && away_us[p] < AWAY_MAX && chance(50)) sleep_away(P, away_us, p, 20000, 180000);
             seq_push(P, p, got);
             if (hold[snd] == got) hold[snd] = -1;
             if (away) {
@@ -722,11 +730,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             for (int q = 0; q < nv; q++) {
                 if (vs[q] == P->ops[k].a) continue;
                 int w = G->mem[vs[q]];
-                if (away && away_us[w] < 2000000 && chance(50)) {
-                    int t = 20000 + rint_(180000);
-                    away_us[w] += t;
-                    seq_push(P, w, -t);
-                }
+                if (away && away_us[w] < AWAY_MAX && chance(50)) sleep_away(P, away_us, w, 20000, 180000);
                 seq_push(P, w, k);
                 S->cur[w]++;
             }
@@ -894,11 +898,7 @@ static void gen_program(prog_t *P, uint64_t seed, int W, int nops, int portable)
             made++;
         } else continue;
         if (chance(3)) seq_push(P, p, -(1 + rint_(3000)));
-        else if (!portable && chance(1) && away_us[p] < 2000000) { /* outside MPI for long */
-            int t = 50000 + rint_(750000);
-            away_us[p] += t;
-            seq_push(P, p, -t);
-        }
+        else if (!portable && chance(1)) sleep_away(P, away_us, p, 50000, 750000); /* outside MPI for long */
     }
     free(bsi);
     P->nops = made;
