@@ -29,6 +29,20 @@
  *                         for a word still to come.
  *   t_p2p_long direct truncate  a whole message into a shorter receiving
  *                         shape, its receiver waiting: the same error.
+ *   t_p2p_long lateword   long messages whose receiver comes 200 ms after
+ *                         the sender's call, long after the sender copied A
+ *                         but within the time it looks for the word (run
+ *                         with BLACS_MEMCPY_BETA=1 and BLACS_SOURCE_WAIT=
+ *                         1000000: up to 1 s): the sender must still send
+ *                         A whole once the word comes, not its copy's
+ *                         pieces, every word must meet its receive, and the
+ *                         data must arrive.  Sending the finished copy and
+ *                         returning at once looks faster in simulation
+ *                         (SMPI moves a message at the same speed whether
+ *                         its sender waits in MPI or not), but on MPICH
+ *                         4.0.2 with UCX the receiver then takes 256 KB in
+ *                         32-44 us instead of 15, 1 MB in 125 instead of 74
+ *                         (TIMING/README, section 8).
  */
 #include <time.h>
 #include "tutil.h"
@@ -220,6 +234,46 @@ static void words_mixed(void)
     free(v);
 }
 
+/* lateword: a 4 MB message (after one that makes the pair's next ones
+ * worded), then two whose receiver comes 200 ms late */
+static int late_word(void)
+{
+    enum { N = 524288, K = 3 };
+    double *v = malloc(sizeof *v * N);
+    long bad = 0;
+    wholes = 0;
+    whole_bytes = (long)N * (long)sizeof *v;
+    for (int k = 0; k < K; k++) {
+        Cblacs_barrier(ctxt, "A");
+        if (me == 0) {
+            for (long i = 0; i < N; i++) v[i] = k * 1e7 + (double)i;
+            Cdgesd2d(ctxt, N, 1, v, N, 0, 1);
+            memset(v, 0xFF, sizeof *v * N); /* A is mine again */
+        } else {
+            struct timespec ts = {0, 200000000};
+            if (k) nanosleep(&ts, NULL);
+            memset(v, 0, sizeof *v * N);
+            Cdgerv2d(ctxt, N, 1, v, N, 0, 0);
+            for (long i = 0; i < N; i++) bad += v[i] != k * 1e7 + (double)i;
+        }
+    }
+    Cblacs_barrier(ctxt, "A");
+    blacs_int w[3] = {(blacs_int)words_sent, (blacs_int)word_recvs, (blacs_int)wholes};
+    Cigsum2d(ctxt, "A", " ", 3, 1, w, 3, -1, -1);
+    if (me == 1) TU_CHECK(bad == 0, "%d messages of 4 MB to a late receiver: %ld bad elements", K, bad);
+    TU_CHECK(w[0] == w[1] && w[0] > 0, "%ld words sent, %ld receives of one posted", (long)w[0],
+             (long)w[1]);
+    TU_CHECK(w[2] >= 1,
+             "%ld messages went whole from A to a receiver whose word came after the copy, within "
+             "the sender's wait (2 expected)",
+             (long)w[2]);
+    free(v);
+    Cblacs_gridexit(ctxt);
+    int rc = tu_finish();
+    Cblacs_exit(0);
+    return rc;
+}
+
 /* 24 unreceived 1 MB sends, A reused after each; then interleaved lengths */
 static void outstanding(void)
 {
@@ -271,6 +325,7 @@ int main(int argc, char **argv)
     Cblacs_get(-1, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, 2);
     int a = 1;
+    if (argc > a && !strcmp(argv[a], "lateword")) return late_word();
     if (argc > a && !strcmp(argv[a], "direct")) lag = 1, a++;
     if (argc > a && !strcmp(argv[a], "truncate")) {
         /* 3 pieces sent, room for 2.5 */

@@ -1,0 +1,102 @@
+/*
+ * tword.c -- a long point-to-point message whose receiver comes a little
+ * after its sender: what the sender's call costs, and when the receiver
+ * has the data.  On one node this library's sender copies A while it
+ * looks for the receiver's word that it waits (SRC/p2p.c): a word that
+ * comes during the copy, or after it within BLACS_MEMCPY_BETA x bytes,
+ * makes it send A whole and wait for it; later, it has sent its copy and
+ * left, and the receiver takes the copy as MPI moves it.  The sweep of
+ * delays shows both sides of that line.  Built, like blate.c, against
+ * this library and the reference BLACS (TIMING_REF); 2 processes, 1 x 2.
+ *
+ *   tword [n] [reps] [delay_us ...]
+ *
+ * n doubles (default 32768, 256 KB), reps trials per delay (default 101,
+ * medians), delays in us (default 0 5 10 15 20 30 40 60).  Each trial:
+ * a barrier; process 0 calls Cdgesd2d, then computes 300 us outside MPI;
+ * process 1 computes delay us, then calls Cdgerv2d and checks the data.
+ * The message before each trial is as long, so every one after the first
+ * has a word.  Times from the barrier's exit, on one node (one clock).
+ *
+ * Output, process 0, one line per delay:
+ *   word,<lib>,<n>,<delay_us>,<send_us>,<recv_done_us>
+ * send_us: the sender's call; recv_done_us: the delay plus the receiver's
+ * call, i.e. when it has the data.
+ */
+#include "tcommon.h"
+
+static void busy(double s)
+{
+    volatile double x = 1;
+    for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < s;) x = x * 1.0000001 + 1e-9;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    blacs_int me, np, ctxt;
+    long n = argc > 1 ? atol(argv[1]) : 32768;
+    int reps = argc > 2 ? atoi(argv[2]) : 101;
+    static double defd[] = {0, 5, 10, 15, 20, 30, 40, 60};
+    double *delay = defd;
+    int nd = argc > 3 ? argc - 3 : (int)(sizeof defd / sizeof defd[0]);
+    Cblacs_pinfo(&me, &np);
+    if (np != 2 || n < 1 || n > 100000000 || reps < 1 || reps > 100000) {
+        if (me == 0) fprintf(stderr, "tword [n] [reps] [delay_us ...]: on 2 processes\n");
+        Cblacs_exit(0);
+        return 2;
+    }
+    if (argc > 3) {
+        delay = malloc(sizeof *delay * (size_t)nd);
+        for (int i = 0; i < nd; i++) delay[i] = atof(argv[3 + i]);
+    }
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", 1, 2);
+    double *A = malloc(sizeof *A * (size_t)n), *t = malloc(sizeof *t * (size_t)reps);
+    long bad = 0;
+    for (long i = 0; i < n; i++) A[i] = (double)i;
+    if (me == 0) Cdgesd2d(ctxt, (blacs_int)n, 1, A, (blacs_int)n, 0, 1); /* warm: buffers, words */
+    else Cdgerv2d(ctxt, (blacs_int)n, 1, A, (blacs_int)n, 0, 0);
+    for (int di = 0; di < nd; di++) {
+        const double d = 1e-6 * delay[di];
+        for (int k = 0; k < reps; k++) {
+            tsync();
+            if (me == 0) {
+                A[n - 1] = (double)k;
+                const double t0 = twall();
+                Cdgesd2d(ctxt, (blacs_int)n, 1, A, (blacs_int)n, 0, 1);
+                t[k] = twall() - t0;
+                A[n - 1] = -1; /* A is the caller's again */
+                busy(300e-6);
+            } else {
+                busy(d);
+                const double t0 = twall();
+                Cdgerv2d(ctxt, (blacs_int)n, 1, A, (blacs_int)n, 0, 0);
+                t[k] = twall() - t0 + d;
+                bad += A[n - 1] != (double)k || A[0] != 0;
+            }
+        }
+        qsort(t, (size_t)reps, sizeof *t, cmpd);
+        double other = 0;
+        if (me == 1) MPI_Send(&t[reps / 2], 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD);
+        else {
+            MPI_Recv(&other, 1, MPI_DOUBLE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            printf("word,%s,%ld,%g,%.1f,%.1f\n", TLIB, n, delay[di], 1e6 * t[reps / 2], 1e6 * other);
+            fflush(stdout);
+        }
+    }
+    long badall = 0;
+    MPI_Reduce(&bad, &badall, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (me == 0 && badall) printf("tword: %ld wrong messages\n", badall);
+    free(A);
+    free(t);
+    if (delay != defd) free(delay);
+    Cblacs_gridexit(ctxt);
+    Cblacs_exit(0);
+    return badall ? 1 : 0;
+}
