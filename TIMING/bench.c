@@ -103,17 +103,6 @@ static double timed(int op, long n, long reps, int blacs)
     return mx;
 }
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-static double median(double *v, int k)
-{
-    qsort(v, (size_t)k, sizeof *v, cmpd);
-    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
-
 /* one BLACS operation on known data, checked on every process */
 static int check(int op, long n)
 {
@@ -199,8 +188,8 @@ int main(int argc, char **argv)
             }
             int bad = check(op, n);
             if (me == 0) {
-                printf("%s,%s,%ld,%ld,%.4f,%.4f,%s\n", TLIB, opname[op], n, reps, median(tb, rounds),
-                       median(tm, rounds), bad ? "WRONG" : "ok");
+                printf("%s,%s,%ld,%ld,%.4f,%.4f,%s\n", TLIB, opname[op], n, reps, tmedian(tb, rounds),
+                       tmedian(tm, rounds), bad ? "WRONG" : "ok");
                 fflush(stdout);
             }
         }

@@ -31,24 +31,6 @@
 static blacs_int ctxt;
 static int me;
 
-static void busy(double s)
-{
-    volatile double x = 1;
-    for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < s;) x = x * 1.0000001 + 1e-9;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int k)
-{
-    qsort(v, (size_t)k, sizeof *v, cmpd);
-    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
-
 /* one trial: returns the source's call time (rank 0) or the receiver's wait
  * (rank 1), seconds; *bad counts wrong elements at the receiver */
 static double trial(const char *top, long n, double *A, double compute, double late, int seed,
@@ -63,11 +45,11 @@ static double trial(const char *top, long n, double *A, double compute, double l
         else Cdgesd2d(ctxt, m, 1, A, m, 0, 1);
         double t = twall() - t0;
         A[0] = -1; /* A is the caller's again */
-        busy(compute);
+        tbusy(compute);
         return t;
     }
     for (long i = 0; i < n; i++) A[i] = -2;
-    if (late > 0) busy(late);
+    if (late > 0) tbusy(late);
     double t0 = twall();
     if (top) Cdgebr2d(ctxt, "All", (char *)top, m, 1, A, m, 0, 0);
     else Cdgerv2d(ctxt, m, 1, A, m, 0, 0);
@@ -105,7 +87,7 @@ int main(int argc, char **argv)
                 (void)trial(tops[op], n, A, 0.002, 0, 1, &bad); /* warm: buffers, connections */
                 bad = 0;
                 for (int k = 0; k < trials; k++) t[k] = trial(tops[op], n, A, compute, c ? late : 0, k, &bad);
-                double mine = median(t, trials);
+                double mine = tmedian(t, trials);
                 long badall = 0;
                 MPI_Reduce(&bad, &badall, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
                 if (me == 1) MPI_Send(&mine, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD);

@@ -105,4 +105,23 @@ static inline blacs_int tgrid(blacs_int nnodes)
     return ctxt;
 }
 
+/* the median of k times (sorts v) -- make bench's programs */
+static inline int tcmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static inline double tmedian(double *v, int k)
+{
+    qsort(v, (size_t)k, sizeof *v, tcmpd);
+    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+/* s seconds of computation outside MPI (a loop on the clock) */
+static inline void tbusy(double s)
+{
+    volatile double x = 1;
+    for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < s;) x = x * 1.0000001 + 1e-9;
+}
+
 #endif

@@ -25,18 +25,6 @@
  */
 #include "tcommon.h"
 
-static void busy(double s)
-{
-    volatile double x = 1;
-    for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < s;) x = x * 1.0000001 + 1e-9;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv)
 {
     blacs_int me, np, ctxt;
@@ -72,21 +60,20 @@ int main(int argc, char **argv)
                 Cdgesd2d(ctxt, (blacs_int)n, 1, A, (blacs_int)n, 0, 1);
                 t[k] = twall() - t0;
                 A[n - 1] = -1; /* A is the caller's again */
-                busy(300e-6);
+                tbusy(300e-6);
             } else {
-                busy(d);
+                tbusy(d);
                 const double t0 = twall();
                 Cdgerv2d(ctxt, (blacs_int)n, 1, A, (blacs_int)n, 0, 0);
                 t[k] = twall() - t0 + d;
                 bad += A[n - 1] != (double)k || A[0] != 0;
             }
         }
-        qsort(t, (size_t)reps, sizeof *t, cmpd);
-        double other = 0;
-        if (me == 1) MPI_Send(&t[reps / 2], 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD);
+        double mine = tmedian(t, reps), other = 0;
+        if (me == 1) MPI_Send(&mine, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD);
         else {
             MPI_Recv(&other, 1, MPI_DOUBLE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            printf("word,%s,%ld,%g,%.1f,%.1f\n", TLIB, n, delay[di], 1e6 * t[reps / 2], 1e6 * other);
+            printf("word,%s,%ld,%g,%.1f,%.1f\n", TLIB, n, delay[di], 1e6 * mine, 1e6 * other);
             fflush(stdout);
         }
     }
