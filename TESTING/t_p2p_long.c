@@ -38,11 +38,11 @@
  *                         pieces, every word must meet its receive, and the
  *                         data must arrive.  Sending the finished copy and
  *                         returning at once looks faster in simulation
- *                         (SMPI moves a message at the same speed whether
- *                         its sender waits in MPI or not), but on MPICH
- *                         4.0.2 with UCX the receiver then takes 256 KB in
- *                         32-44 us instead of 15, 1 MB in 125 instead of 74
- *                         (TIMING/README, section 8).
+ *                         (SMPI charges the copy's pieces about nothing),
+ *                         but on MPICH 4.0.2 with UCX a receiver 10 us
+ *                         behind its sender then has 256 KB 35-44 us after
+ *                         the sender's call instead of 25-26 (TIMING/README,
+ *                         sections 3 and 8).
  */
 #include <time.h>
 #include "tutil.h"
