@@ -21,7 +21,10 @@
  *                         whose receiver has said it waits goes straight from
  *                         A in one message (SRC/p2p.c); every MPI_Isend and
  *                         MPI_Irecv is seen here (intercepted): at least one
- *                         message must have gone whole, and every word a
+ *                         message must have gone whole from A, a worded
+ *                         message to a wildcard receive (whose word comes
+ *                         too late for A) whole from the complete copy,
+ *                         not in pieces, and every word a
  *                         receiver sent (a message of no bytes) must have
  *                         met a receive of its sender's -- after named and
  *                         wildcard receives, short and strided messages
@@ -34,9 +37,9 @@
  *                         but within the time it looks for the word (run
  *                         with BLACS_MEMCPY_BETA=1 and BLACS_SOURCE_WAIT=
  *                         1000000: up to 1 s): the sender must still send
- *                         A whole once the word comes, not its copy's
- *                         pieces, every word must meet its receive, and the
- *                         data must arrive.  Sending the finished copy and
+ *                         A whole once the word comes, not its copy (in
+ *                         one message or pieces), every word must meet
+ *                         its receive, and the data must arrive.  Sending the finished copy and
  *                         returning at once looks faster in simulation
  *                         (SMPI charges the copy's pieces about nothing),
  *                         but on MPICH 4.0.2 with UCX a receiver 10 us
@@ -48,15 +51,20 @@
 #include "tutil.h"
 
 /* the library's MPI_Isend and MPI_Irecv calls, seen through the profiling
- * interface: how many carried a whole message of `whole_bytes`, how many
- * words (no bytes) were sent and how many receives of one were posted */
-static long whole_bytes = -1, wholes, words_sent, word_recvs;
+ * interface: how many carried a whole message of `whole_bytes` straight
+ * from the user's A (`user_a`) and how many from the library's copy, how
+ * many words (no bytes) were sent and how many receives of one were posted */
+static long whole_bytes = -1, wholes, copy_wholes, words_sent, word_recvs;
+static const void *user_a;
 int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
               MPI_Request *req)
 {
     int sz = 0;
     MPI_Type_size(dt, &sz);
-    if ((long)count * sz == whole_bytes) wholes++;
+    if ((long)count * sz == whole_bytes) {
+        if (buf == user_a) wholes++;
+        else copy_wholes++;
+    }
     if (count == 0 && dt == MPI_BYTE) words_sent++; /* (not an empty last piece) */
     return PMPI_Isend(buf, count, dt, dest, tag, comm, req);
 }
@@ -120,6 +128,7 @@ static void one(int ti, const char *uplo, const char *diag, blacs_int m, blacs_i
         tu_mat_pad(&a, 0xA5);
         tu_mat_fill(&a, T[ti].t, seed, uplo ? tu_in_tr : NULL, &tr);
         whole_bytes = uplo ? -1 : (long)m * n * (long)T[ti].esz;
+        user_a = a.a;
         lag_behind();
         if (uplo) T[ti].trsd(ctxt, (char *)uplo, (char *)diag, m, n, a.a, ls, 0, 1);
         else T[ti].gesd(ctxt, m, n, a.a, ls, 0, 1);
@@ -205,8 +214,20 @@ static void words_mixed(void)
             if (me == 0) {
                 for (blacs_int i = 0; i < len[k]; i++) v[i] = round * 1e7 + k * 1e6 + (double)i;
                 lag_behind();
+                const long w0 = wholes, c0 = copy_wholes;
+                whole_bytes = (long)len[k] * (long)sizeof *v;
+                user_a = v;
                 if (k == 2 && round == 1) Cdgesd2d(ctxt, 1000, len[k] / 1000, v, 1000, 0, 1);
                 else Cdgesd2d(ctxt, len[k], 1, v, len[k], 0, 1);
+                /* the wildcard receive's first message follows a long one:
+                 * its word comes only once the receiver found the message,
+                 * so the sender copied all of A looking for it and sends
+                 * the complete copy as one message, not in pieces */
+                if (round == 2 && k == 0)
+                    TU_CHECK(wholes == w0 && copy_wholes == c0 + 1,
+                             "a worded message to a wildcard receive: %ld whole from A, %ld whole "
+                             "from the copy (0 and 1 expected)",
+                             wholes - w0, copy_wholes - c0);
             } else {
                 memset(v, 0, sizeof *v * N);
                 about_to_receive();
@@ -243,6 +264,7 @@ static int late_word(void)
     long bad = 0;
     wholes = 0;
     whole_bytes = (long)N * (long)sizeof *v;
+    user_a = v;
     for (int k = 0; k < K; k++) {
         Cblacs_barrier(ctxt, "A");
         if (me == 0) {
