@@ -186,11 +186,11 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
  * length) and waits for it.  Otherwise the copy is complete by then, so
  * it sends the copy as one message too, not in pieces: there is nothing
  * left for pieces to overlap, and a receiver that comes later takes one
- * message sooner than three (MPICH 4.0.2 on one node, 256 KB: 11-16 us
- * after it arrives against 17-30; TIMING/tword).  The word's receive then
- * goes on the copy's buffer queue
- * (buffer.c): FREEBUFF never waits for one, EXIT gives them a moment, then
- * cancels them.  No words where the pair shares a subrange (a narrow ID
+ * message sooner than three rendezvous (TIMING/tword, MPICH 4.0.2 on one
+ * node: 256 KB 27 us after it arrives, against 34 in pieces; the
+ * reference's 28, MPI_Isend's 25).  The word's receive then goes on the
+ * copy's buffer queue (buffer.c): FREEBUFF never waits for one, EXIT gives
+ * them a moment, then cancels them.  No words where the pair shares a subrange (a narrow ID
  * range, BLACS_SET 1).  make bench, T_c at 10^4 / 10^5 doubles: 1.06 /
  * 1.00-1.04 times MPI_Send's, was 1.35 / 1.17; make bench-hosts (TCP) at
  * 10^6: 1.00, was 1.21. */
