@@ -190,10 +190,10 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
  * node: 256 KB 27 us after it arrives, against 34 in pieces; the
  * reference's 28, MPI_Isend's 25).  The word's receive then goes on the
  * copy's buffer queue (buffer.c): FREEBUFF never waits for one, EXIT gives
- * them a moment, then cancels them.  No words where the pair shares a subrange (a narrow ID
- * range, BLACS_SET 1).  make bench, T_c at 10^4 / 10^5 doubles: 1.06 /
- * 1.00-1.04 times MPI_Send's, was 1.35 / 1.17; make bench-hosts (TCP) at
- * 10^6: 1.00, was 1.21. */
+ * them a moment, then cancels them.  No words where the pair shares a
+ * subrange (a narrow ID range, BLACS_SET 1).  make bench, T_c at 10^4 /
+ * 10^5 doubles: 1.06 / 1.00-1.04 times MPI_Send's, was 1.35 / 1.17; make
+ * bench-hosts (TCP) at 10^6: 1.00, was 1.21. */
 #define DIRECT_MIN ((size_t)BI_DIRECT_MIN)
 
 /* is a message of n elements of size es to or from peer long? */
@@ -317,10 +317,8 @@ static void send_msg(bi_ctx *c, const bi_shape *s, const void *A, int dest, int 
         size_t e = 0;
         for (int j = 0;; j++) {
             size_t full = piece_elems(j, es, net), k = n - e < full ? n - e : full;
-            if (!copied) {
-                if (contig) memcpy(b->data + e * es, (const char *)A + e * es, k * es);
-                else walk_copy(&w, b->data + e * es, k, 1);
-            }
+            if (contig) memcpy(b->data + e * es, (const char *)A + e * es, k * es);
+            else walk_copy(&w, b->data + e * es, k, 1);
             isend(c, b, e * es, k, t, dest, tag, routine);
             e += k;
             if (k < full) break; /* the last piece; after a full one another follows */
