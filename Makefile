@@ -150,6 +150,12 @@ $(B)/tests/t_rev_exit_dl: TESTING/t_rev_exit.c $(LIBDIR)/libblacs.so
 	@mkdir -p $(dir $@)
 	$(MPICC) $(TCFLAGS) -DREV_EXIT_DLHOST -o $@ $< -ldl
 tests: $(B)/tests/t_rev_exit_dl
+# t_offmpi_lazy: t_offmpi in front of an MPI whose sends to one process
+# wait for their sender's next test (TESTING/lazympi.c, offmpi.list)
+$(B)/tests/t_offmpi_lazy: TESTING/t_offmpi.c TESTING/lazympi.c $(TUTIL) $(LIBDIR)/libblacs.a
+	@mkdir -p $(dir $@)
+	$(MPICC) $(TCFLAGS) -o $@ TESTING/t_offmpi.c TESTING/lazympi.c $(TUTIL) $(LIBDIR)/libblacs.a -lm
+tests: $(B)/tests/t_offmpi_lazy
 
 $(B)/tests/%: TESTING/%.f90 $(LIBDIR)/libblacs.a
 	@mkdir -p $(dir $@)

@@ -154,14 +154,13 @@ typedef struct {
 typedef struct bi_chk {
     struct bi_chk *next;
     Int ctxt;
-    int recv;              /* 1: a peer's description arriving; 0: mine leaving */
     int me, peer, np;      /* scope ranks, scope size */
-    bi_sig sig;            /* the message */
-    bi_sig mine;           /* receives: my description of the same operation */
-    char call[300];        /* receives: my call, for the report */
+    bi_sig sig;            /* the peer's description, arriving */
+    bi_sig mine;           /* my description of the same operation */
+    char call[300];        /* my call, for the report */
     MPI_Request r;
 } bi_chk;
-/* follow p until it completes (and compare it then, if it is a peer's) */
+/* follow a peer's description p until it arrives, and compare it then */
 void bi_check_track(bi_chk *p);
 /* why two descriptions of one operation disagree ("" if they agree): mine
  * at scope rank me, o at scope rank k */
@@ -172,7 +171,6 @@ BI_NORETURN void bi_check_fail(Int ctxt, const char *routine, const char *call, 
  * drops what is still to come */
 void bi_check_poll(void);
 void bi_check_exit(Int ctxt);
-void bi_check_drain(double limit); /* BLACS_EXIT: sends still in flight, after the buffers' */
 /* wait.c: wait for one request; notices hangs at BLACS_DEBUG >= 2 and
  * counts waiting time for BLACS_STATS.  What it waits for (dir, peer as
  * bi_wait_text, base.h) goes into reports.  An MPI error stops the job

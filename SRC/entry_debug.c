@@ -50,9 +50,11 @@
  * Descriptions left to arrive later are compared when they do: by every
  * BLACS call (bi_poll) and every wait of the hang detection this level
  * includes, so a mismatch that makes an operation hang is still reported.
- * A source may exit its grid before its receivers have even called theirs:
- * GRIDEXIT leaves what is still to come pending (MPI completes operations
- * on a freed communicator), BLACS_EXIT drops it. */
+ * The descriptions sent are buffered sends (buffer.c), waited for at
+ * BLACS_EXIT like the others.  A source may exit its grid before its
+ * receivers have even called theirs: GRIDEXIT leaves the descriptions
+ * still to come pending (MPI completes operations on a freed
+ * communicator), BLACS_EXIT drops them. */
 static int scope_tag(char id) { return id == 'r' ? 1 : id == 'c' ? 2 : 3; }
 
 static void crosscheck(bi_ctx *ctx, bi_scope *s)
@@ -76,20 +78,28 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
     bi_call_text(&bi_cur, call, sizeof call);
     bi_chk **now = bi_alloc(NULL, (size_t)s->np * sizeof *now, NULL, "the cross-check");
     int tag = scope_tag(s->id);
+    /* My description leaves from one buffer, as any locally-blocking send
+     * does (buffer.c): the progress thread moves it while this process
+     * computes after the call, and BLACS_EXIT waits for it.  Sent from
+     * memory of its own, it was moved only by this process's next MPI call:
+     * a peer waiting for it while this process waited outside MPI for that
+     * peer was a hang (make fuzz, MPICH, under load).  Outside the
+     * BLACS_BUFMAX cap, as a receive's scratch is: the check must not make a
+     * program fail that runs without it. */
+    bi_buf *out = bi_buf_scratch(sizeof me);
+    memcpy(out->data, &me, sizeof me);
     for (int k = 0; k < s->np; k++) {
         now[k] = NULL;
         if (k == s->me) continue;
         int peer = bi_scope_commrank(s, k);
-        bi_chk *out = bi_alloc(NULL, sizeof *out, NULL, "the cross-check");
         bi_chk *in = bi_alloc(NULL, sizeof *in, NULL, "the cross-check");
-        *out = (bi_chk){.ctxt = ctx->handle, .recv = 0, .me = s->me, .peer = k, .np = s->np, .sig = me};
-        *in = (bi_chk){.ctxt = ctx->handle, .recv = 1, .me = s->me, .peer = k, .np = s->np, .mine = me};
+        *in = (bi_chk){.ctxt = ctx->handle, .me = s->me, .peer = k, .np = s->np, .mine = me};
         snprintf(in->call, sizeof in->call, "%s", call);
-        BI_MPI(MPI_Isend(&out->sig, (int)sizeof out->sig, MPI_BYTE, peer, tag, ctx->chk, &out->r),
+        BI_MPI(MPI_Isend(out->data, (int)sizeof me, MPI_BYTE, peer, tag, ctx->chk,
+                         bi_buf_req(out, ctx->world[peer])),
                "MPI_Isend");
         BI_MPI(MPI_Irecv(&in->sig, (int)sizeof in->sig, MPI_BYTE, peer, tag, ctx->chk, &in->r),
                "MPI_Irecv");
-        bi_check_track(out);
         if (wait_for == -1 || wait_for == k) {
             now[k] = in; /* waited for below, on no list meanwhile */
         } else {
@@ -99,6 +109,7 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
     /* the descriptions waited for: compared with the first that is the
      * root of the operation (the source, a combine's destination), else
      * with scope rank 0's or the source's, as every process would see it */
+    bi_buf_post(out);
     for (int k = 0; k < s->np; k++)
         if (now[k]) bi_wait(&now[k]->r, MPI_STATUS_IGNORE, 'r', bi_scope_commrank(s, k), tag,
                             sizeof me);

@@ -225,7 +225,6 @@ void bi_exit(Int cont)
     bi_ctx_exit_all();
     bi_progress_stop(); /* before the last waits: the main thread alone again */
     bi_buf_freeall(2, "BLACS_EXIT"); /* EXIT waits for every buffered send, as the reference does */
-    bi_check_drain(2.0);             /* and for BLACS_DEBUG=3's descriptions, 2 s at most */
     bi_stats_report();
     bi_watch_stop(); /* after the last wait; PINFO starts it again */
     bi_g.initialized = 0;

@@ -21,9 +21,9 @@
  *                             each receiver of the scope; the receivers
  *                             come 0.2 s late, receive, check, signal
  *   t_offmpi send ELEMS       the same with one point-to-point message
- *   t_offmpi sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST]
- *                             a leave-on-one DGSUM2D (SCOPE A and
- *                             destination {0,0} unless given; in a row or
+ *   t_offmpi sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST [TOP]]
+ *                             a leave-on-one DGSUM2D (SCOPE A,
+ *                             destination {0,0} and TOP ' ' unless given; in a row or
  *                             column scope every row or column sums to its
  *                             own process of column CDEST or row RDEST); the
  *                             destinations come 0.2 s late, every other
@@ -232,7 +232,7 @@ static void send1(blacs_int m)
     }
 }
 
-static void sum(blacs_int m, char scope, blacs_int rd, blacs_int cd)
+static void sum(blacs_int m, char scope, blacs_int rd, blacs_int cd, char *top)
 {
     char sc[2] = {scope, 0};
     if (myrow < 0) return; /* not in the grid */
@@ -241,7 +241,7 @@ static void sum(blacs_int m, char scope, blacs_int rd, blacs_int cd)
     for (blacs_int i = 0; i < m; i++) a[i] = (double)(me + 1) * (double)(i % 97);
     if (me == dest) {
         away(LATE, 1);
-        Cdgsum2d(ctxt, sc, " ", m, 1, a, m, rd, cd);
+        Cdgsum2d(ctxt, sc, top, m, 1, a, m, rd, cd);
         double f = 0; /* the sum of (k + 1) over the members k of the scope */
         for (int k = 0; k < ng; k++)
             if (scope_dest(scope, rd, cd, k / npcol, k % npcol) == dest) f += k + 1;
@@ -253,7 +253,7 @@ static void sum(blacs_int m, char scope, blacs_int rd, blacs_int cd)
             if (v != dest && scope_dest(scope, rd, cd, v / npcol, v % npcol) == dest)
                 signal_to(v, "summed");
     } else {
-        Cdgsum2d(ctxt, sc, " ", m, 1, a, m, rd, cd);
+        Cdgsum2d(ctxt, sc, top, m, 1, a, m, rd, cd);
         /* a combine is globally blocking along its tree: only the leaves
          * of the destination may return before it comes; nobody may hang */
         if (!wait_for(dest, "summed")) exit(3);
@@ -264,10 +264,11 @@ static void sum(blacs_int m, char scope, blacs_int rd, blacs_int cd)
 int main(int argc, char **argv)
 {
     blacs_int me_, np_;
+    static char blank[] = " "; /* TOP ' ' */
     Cblacs_pinfo(&me_, &np_); /* the library starts MPI: MPI_THREAD_MULTIPLE, the progress thread */
     tu_init(&argc, &argv);
     if (argc < 3) {
-        fprintf(stderr, "usage: t_offmpi sends K ELEMS | swap ELEMS | bcast TOP SCOPE ELEMS NPROW NPCOL | send ELEMS | sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST]\n");
+        fprintf(stderr, "usage: t_offmpi sends K ELEMS | swap ELEMS | bcast TOP SCOPE ELEMS NPROW NPCOL | send ELEMS | sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST [TOP]]\n");
         return 2;
     }
     tu_watchdog("t_offmpi", 120);
@@ -297,8 +298,8 @@ int main(int argc, char **argv)
     else if (!strcmp(what, "bcast") && argc >= 7) bcast(argv[2], argv[3][0], atol(argv[4]));
     else if (!strcmp(what, "send")) send1(atol(argv[2]));
     else if (!strcmp(what, "sum") && argc >= 8)
-        sum(atol(argv[2]), argv[5][0], atol(argv[6]), atol(argv[7]));
-    else if (!strcmp(what, "sum")) sum(atol(argv[2]), 'A', 0, 0);
+        sum(atol(argv[2]), argv[5][0], atol(argv[6]), atol(argv[7]), argc >= 9 ? argv[8] : blank);
+    else if (!strcmp(what, "sum")) sum(atol(argv[2]), 'A', 0, 0, blank);
     else {
         fprintf(stderr, "t_offmpi: unknown case %s\n", what);
         return 2;

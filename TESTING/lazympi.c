@@ -1,0 +1,270 @@
+/*
+ * lazympi.c -- an MPI whose sends to one congested process move only
+ * while their sender is inside MPI: a PMPI layer linked into a test
+ * program (t_offmpi_lazy), in front of the library.
+ *
+ * MPICH and Open MPI move a request only while its owner is inside an MPI
+ * call.  A short send mostly leaves as MPI_Isend returns, but not when
+ * the receiver's queue is full (a receiver busy or descheduled, many
+ * senders): then it waits in the sender's MPI for the sender's next call.
+ * A sender that has gone to compute, or waits outside MPI for the very
+ * process that needs the message, never makes it.  On this machine that
+ * came only under load, one run in eight of one fuzz program; here it
+ * comes every time.
+ *
+ * LAZYMPI_SLOW=r (a rank of MPI_COMM_WORLD) makes every MPI_Isend and
+ * MPI_Issend to process r a late one: it is not handed to MPI until a call
+ * of its sender's that tests or waits (MPI_Test*, MPI_Wait*,
+ * MPI_Request_get_status, MPI_Iprobe) comes LAZYMPI_DELAY seconds (default
+ * 1) or more after it was posted.  The sender gets a generalized request,
+ * completed by such a call once the real send is complete.  Calls that
+ * block inside MPI (MPI_Recv, MPI_Probe, MPI_Send, MPI_Barrier,
+ * MPI_Finalize), and MPI_Comm_free, hand every late send to MPI first, so that no program
+ * hangs here that would not hang on a real MPI; MPI_Wait and its kin wait
+ * by testing, so their late sends leave on time.  Sends to other processes,
+ * receives and collectives are MPI's own.  Thread-safe: the library's
+ * progress thread tests too.
+ */
+#include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef struct late {
+    struct late *next;
+    const void *buf;
+    int count, dest, tag, sync, started;
+    MPI_Datatype dt;
+    MPI_Comm comm;
+    MPI_Request greq, real;
+    double due;
+} late;
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static late *list;
+static int slow = -2; /* -2: not read yet; -1: off */
+static double delay = 1.0;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void settings(void)
+{
+    if (slow != -2) return;
+    const char *s = getenv("LAZYMPI_SLOW"), *d = getenv("LAZYMPI_DELAY");
+    if (d) delay = atof(d);
+    slow = s ? atoi(s) : -1;
+}
+
+/* is rank dest of comm the congested process? */
+static int to_slow(int dest, MPI_Comm comm)
+{
+    settings();
+    if (slow < 0 || dest < 0) return 0;
+    MPI_Group g, w;
+    int wr = MPI_UNDEFINED;
+    PMPI_Comm_group(comm, &g);
+    PMPI_Comm_group(MPI_COMM_WORLD, &w);
+    PMPI_Group_translate_ranks(g, 1, &dest, w, &wr);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&w);
+    return wr == slow;
+}
+
+static int query(void *extra, MPI_Status *st)
+{
+    (void)extra;
+    PMPI_Status_set_elements(st, MPI_BYTE, 0);
+    PMPI_Status_set_cancelled(st, 0);
+    st->MPI_SOURCE = MPI_UNDEFINED;
+    st->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+static int release(void *extra) { (void)extra; return MPI_SUCCESS; }
+static int cancel(void *extra, int complete) { (void)extra, (void)complete; return MPI_SUCCESS; }
+
+/* the sender is inside MPI: hand over the late sends that are due (all of
+ * them with all), and complete the generalized requests of those done */
+static void progress(int all)
+{
+    pthread_mutex_lock(&mu);
+    const double t = now();
+    for (late **pp = &list, *p; (p = *pp);) {
+        if (!p->started && (all || t >= p->due)) {
+            if (p->sync) PMPI_Issend(p->buf, p->count, p->dt, p->dest, p->tag, p->comm, &p->real);
+            else PMPI_Isend(p->buf, p->count, p->dt, p->dest, p->tag, p->comm, &p->real);
+            p->started = 1;
+        }
+        int done = 0;
+        if (p->started) PMPI_Test(&p->real, &done, MPI_STATUS_IGNORE);
+        if (!done) {
+            pp = &p->next;
+            continue;
+        }
+        *pp = p->next;
+        PMPI_Grequest_complete(p->greq);
+        free(p);
+    }
+    pthread_mutex_unlock(&mu);
+}
+
+static int post(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                MPI_Request *req, int sync)
+{
+    if (!to_slow(dest, comm))
+        return sync ? PMPI_Issend(buf, count, dt, dest, tag, comm, req)
+                    : PMPI_Isend(buf, count, dt, dest, tag, comm, req);
+    late *p = calloc(1, sizeof *p);
+    if (!p) return MPI_ERR_NO_MEM;
+    *p = (late){.buf = buf, .count = count, .dest = dest, .tag = tag, .sync = sync, .dt = dt,
+                .comm = comm, .due = now() + delay};
+    int rc = PMPI_Grequest_start(query, release, cancel, NULL, &p->greq);
+    if (rc != MPI_SUCCESS) {
+        free(p);
+        return rc;
+    }
+    *req = p->greq;
+    pthread_mutex_lock(&mu); /* at the tail: handed to MPI in the order posted, as MPI orders them */
+    late **pp = &list;
+    while (*pp) pp = &(*pp)->next;
+    *pp = p;
+    pthread_mutex_unlock(&mu);
+    return MPI_SUCCESS;
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+              MPI_Request *req)
+{
+    return post(buf, count, dt, dest, tag, comm, req, 0);
+}
+
+int MPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+               MPI_Request *req)
+{
+    return post(buf, count, dt, dest, tag, comm, req, 1);
+}
+
+/* tests: progress, then MPI's answer */
+int MPI_Test(MPI_Request *r, int *flag, MPI_Status *st)
+{
+    progress(0);
+    return PMPI_Test(r, flag, st);
+}
+
+int MPI_Testall(int n, MPI_Request r[], int *flag, MPI_Status st[])
+{
+    progress(0);
+    return PMPI_Testall(n, r, flag, st);
+}
+
+int MPI_Testany(int n, MPI_Request r[], int *idx, int *flag, MPI_Status *st)
+{
+    progress(0);
+    return PMPI_Testany(n, r, idx, flag, st);
+}
+
+int MPI_Testsome(int n, MPI_Request r[], int *out, int idx[], MPI_Status st[])
+{
+    progress(0);
+    return PMPI_Testsome(n, r, out, idx, st);
+}
+
+int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *st)
+{
+    progress(0);
+    return PMPI_Request_get_status(r, flag, st);
+}
+
+int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
+{
+    progress(0);
+    return PMPI_Iprobe(src, tag, comm, flag, st);
+}
+
+/* waits: by testing, the sender inside MPI all along */
+int MPI_Wait(MPI_Request *r, MPI_Status *st)
+{
+    for (int f = 0;;) {
+        progress(0);
+        int rc = PMPI_Test(r, &f, st);
+        if (rc != MPI_SUCCESS || f) return rc;
+        sched_yield();
+    }
+}
+
+int MPI_Waitall(int n, MPI_Request r[], MPI_Status st[])
+{
+    for (int f = 0;;) {
+        progress(0);
+        int rc = PMPI_Testall(n, r, &f, st);
+        if (rc != MPI_SUCCESS || f) return rc;
+        sched_yield();
+    }
+}
+
+int MPI_Waitany(int n, MPI_Request r[], int *idx, MPI_Status *st)
+{
+    for (int f = 0;;) {
+        progress(0);
+        int rc = PMPI_Testany(n, r, idx, &f, st);
+        if (rc != MPI_SUCCESS || f) return rc;
+        sched_yield();
+    }
+}
+
+int MPI_Waitsome(int n, MPI_Request r[], int *out, int idx[], MPI_Status st[])
+{
+    for (;;) {
+        progress(0);
+        int rc = PMPI_Testsome(n, r, out, idx, st);
+        if (rc != MPI_SUCCESS || *out != 0) return rc;
+        sched_yield();
+    }
+}
+
+/* calls that block inside MPI: every late send goes first */
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Status *st)
+{
+    progress(1);
+    return PMPI_Recv(buf, count, dt, src, tag, comm, st);
+}
+
+int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
+{
+    progress(1);
+    return PMPI_Probe(src, tag, comm, st);
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    progress(1);
+    return PMPI_Send(buf, count, dt, dest, tag, comm);
+}
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    progress(1);
+    return PMPI_Barrier(comm);
+}
+
+/* and before a communicator goes: MPI keeps a freed one for the sends
+ * already handed to it, not for those still here */
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    progress(1);
+    return PMPI_Comm_free(comm);
+}
+
+int MPI_Finalize(void)
+{
+    for (double t0 = now(); list && now() - t0 < 10;) { /* BLACS_EXIT has waited for all of them */
+        progress(1);
+        sched_yield();
+    }
+    return PMPI_Finalize();
+}
