@@ -18,8 +18,9 @@
  * MPI_Request_get_status, MPI_Iprobe) comes LAZYMPI_DELAY seconds (default
  * 1) or more after it was posted.  The sender gets a generalized request,
  * completed by such a call once the real send is complete.  Calls that
- * block inside MPI (MPI_Recv, MPI_Probe, MPI_Send, MPI_Barrier,
- * MPI_Finalize), and MPI_Comm_free, hand every late send to MPI first, so that no program
+ * block inside MPI (MPI_Recv, MPI_Probe, MPI_Send, MPI_Sendrecv, the
+ * blocking collectives the library and its tests call, MPI_Finalize), and
+ * MPI_Comm_free, hand every late send to MPI first, so that no program
  * hangs here that would not hang on a real MPI; MPI_Wait and its kin wait
  * by testing, so their late sends leave on time.  Sends to other processes,
  * receives and collectives are MPI's own.  Thread-safe: the library's
@@ -34,7 +35,7 @@
 typedef struct late {
     struct late *next;
     const void *buf;
-    int count, dest, tag, sync, started;
+    int count, dest, tag, sync, started, own_dt;
     MPI_Datatype dt;
     MPI_Comm comm;
     MPI_Request greq, real;
@@ -98,6 +99,7 @@ static void progress(int all)
         if (!p->started && (all || t >= p->due)) {
             if (p->sync) PMPI_Issend(p->buf, p->count, p->dt, p->dest, p->tag, p->comm, &p->real);
             else PMPI_Isend(p->buf, p->count, p->dt, p->dest, p->tag, p->comm, &p->real);
+            if (p->own_dt) PMPI_Type_free(&p->dt); /* MPI holds it now */
             p->started = 1;
         }
         int done = 0;
@@ -123,6 +125,14 @@ static int post(const void *buf, int count, MPI_Datatype dt, int dest, int tag, 
     if (!p) return MPI_ERR_NO_MEM;
     *p = (late){.buf = buf, .count = count, .dest = dest, .tag = tag, .sync = sync, .dt = dt,
                 .comm = comm, .due = now() + delay};
+    /* the caller may free a derived datatype once the send is posted: MPI
+     * keeps it for the send, so this layer keeps a copy */
+    int ni, na, nd, comb;
+    PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb);
+    if (comb != MPI_COMBINER_NAMED) {
+        PMPI_Type_dup(dt, &p->dt);
+        p->own_dt = 1;
+    }
     int rc = PMPI_Grequest_start(query, release, cancel, NULL, &p->greq);
     if (rc != MPI_SUCCESS) {
         free(p);
@@ -246,10 +256,73 @@ int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI
     return PMPI_Send(buf, count, dt, dest, tag, comm);
 }
 
+int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int dest, int stag, void *rb, int rn,
+                 MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *s)
+{
+    progress(1); /* and after the late sends: MPI orders a pair's messages */
+    return PMPI_Sendrecv(sb, sn, st, dest, stag, rb, rn, rt, src, rtag, comm, s);
+}
+
+/* the blocking collectives that the library and its tests call */
 int MPI_Barrier(MPI_Comm comm)
 {
     progress(1);
     return PMPI_Barrier(comm);
+}
+
+int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm comm)
+{
+    progress(1);
+    return PMPI_Bcast(b, n, t, root, comm);
+}
+
+int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm)
+{
+    progress(1);
+    return PMPI_Reduce(s, r, n, t, op, root, comm);
+}
+
+int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    progress(1);
+    return PMPI_Allreduce(s, r, n, t, op, comm);
+}
+
+int MPI_Allgather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                  MPI_Comm comm)
+{
+    progress(1);
+    return PMPI_Allgather(s, sn, st, r, rn, rt, comm);
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *out)
+{
+    progress(1);
+    return PMPI_Comm_split(comm, color, key, out);
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *out)
+{
+    progress(1);
+    return PMPI_Comm_split_type(comm, type, key, info, out);
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *out)
+{
+    progress(1);
+    return PMPI_Comm_dup(comm, out);
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *out)
+{
+    progress(1);
+    return PMPI_Comm_create(comm, g, out);
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *out)
+{
+    progress(1);
+    return PMPI_Comm_create_group(comm, g, tag, out);
 }
 
 /* and before a communicator goes: MPI keeps a freed one for the sends
