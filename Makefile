@@ -8,6 +8,7 @@
 #   make SANITIZE=1 ...     AddressSanitizer + UndefinedBehaviorSanitizer build
 #   make fuzz               the random-program tester for FUZZ_SECONDS (doc/testing.md)
 #   make fuzz-hosts         the same across two hosts of a network test bed
+#   make fuzz-lazy          the same in front of an MPI whose sends wait for their sender's next test
 #   make example            the paper's example program (appendix A) on 4 ranks
 #   make example94          the same program against the 1994 interface
 #   make check-scalapack    PDGESV and PDPOTRF from Debian's ScaLAPACK on this BLACS
@@ -150,12 +151,12 @@ $(B)/tests/t_rev_exit_dl: TESTING/t_rev_exit.c $(LIBDIR)/libblacs.so
 	@mkdir -p $(dir $@)
 	$(MPICC) $(TCFLAGS) -DREV_EXIT_DLHOST -o $@ $< -ldl
 tests: $(B)/tests/t_rev_exit_dl
-# t_offmpi_lazy: t_offmpi in front of an MPI whose sends to one process
-# wait for their sender's next test (TESTING/lazympi.c, offmpi.list)
-$(B)/tests/t_offmpi_lazy: TESTING/t_offmpi.c TESTING/lazympi.c $(TUTIL) $(LIBDIR)/libblacs.a
+# t_X_lazy: t_X in front of an MPI whose sends to one process wait for
+# their sender's next test (TESTING/lazympi.c; offmpi.list, make fuzz-lazy)
+$(B)/tests/%_lazy: TESTING/%.c TESTING/lazympi.c $(TUTIL) $(LIBDIR)/libblacs.a
 	@mkdir -p $(dir $@)
-	$(MPICC) $(TCFLAGS) -o $@ TESTING/t_offmpi.c TESTING/lazympi.c $(TUTIL) $(LIBDIR)/libblacs.a -lm
-tests: $(B)/tests/t_offmpi_lazy
+	$(MPICC) $(TCFLAGS) -o $@ $< TESTING/lazympi.c $(TUTIL) $(LIBDIR)/libblacs.a -lm
+tests: $(B)/tests/t_offmpi_lazy $(B)/tests/t_randprog_lazy
 
 $(B)/tests/%: TESTING/%.f90 $(LIBDIR)/libblacs.a
 	@mkdir -p $(dir $@)

@@ -12,8 +12,8 @@
  * came only under load, one run in eight of one fuzz program; here it
  * comes every time.
  *
- * LAZYMPI_SLOW=r (a rank of MPI_COMM_WORLD) makes every MPI_Isend and
- * MPI_Issend to process r a late one: it is not handed to MPI until a call
+ * LAZYMPI_SLOW=r (a rank of MPI_COMM_WORLD; all: every process) makes
+ * every MPI_Isend and MPI_Issend to process r a late one: it is not handed to MPI until a call
  * of its sender's that tests or waits (MPI_Test*, MPI_Wait*,
  * MPI_Request_get_status, MPI_Iprobe) comes LAZYMPI_DELAY seconds (default
  * 1) or more after it was posted.  The sender gets a generalized request,
@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 typedef struct late {
@@ -44,7 +45,7 @@ typedef struct late {
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static late *list;
-static int slow = -2; /* -2: not read yet; -1: off */
+static int slow = -2; /* -2: not read yet; -1: off; -3: every process */
 static double delay = 1.0;
 
 static double now(void)
@@ -59,13 +60,14 @@ static void settings(void)
     if (slow != -2) return;
     const char *s = getenv("LAZYMPI_SLOW"), *d = getenv("LAZYMPI_DELAY");
     if (d) delay = atof(d);
-    slow = s ? atoi(s) : -1;
+    slow = !s ? -1 : !strcmp(s, "all") ? -3 : atoi(s);
 }
 
 /* is rank dest of comm the congested process? */
 static int to_slow(int dest, MPI_Comm comm)
 {
     settings();
+    if (slow == -3) return dest >= 0;
     if (slow < 0 || dest < 0) return 0;
     MPI_Group g, w;
     int wr = MPI_UNDEFINED;

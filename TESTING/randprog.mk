@@ -16,6 +16,17 @@ FUZZ_SECONDS ?= 600
 fuzz: tests
 	$(RUNENV) bash TESTING/randprog.sh fuzz $(FUZZ_SECONDS)
 
+# make fuzz-lazy FUZZ_SECONDS=N: the same in front of an MPI whose sends
+# leave only at a later test or wait of their sender's, 50 ms after the
+# post (TESTING/lazympi.c; LAZYMPI_SLOW=all by default: every destination),
+# without the reference's second opinion; failures in $(B)/tests/randprog-lazy
+LAZYMPI_SLOW ?= all
+LAZYMPI_DELAY ?= 0.05
+.PHONY: fuzz-lazy
+fuzz-lazy: tests
+	$(RUNENV) LAZYMPI_SLOW=$(LAZYMPI_SLOW) LAZYMPI_DELAY=$(LAZYMPI_DELAY) RANDPROG_GEN=$(B)/tests/t_randprog_lazy \
+	  RANDPROG_REF=0 RANDPROG_OUT=$(B)/tests/randprog-lazy bash TESTING/randprog.sh fuzz $(FUZZ_SECONDS)
+
 # make fuzz-hosts FUZZ_SECONDS=N: the same across 2 hosts of the test bed
 # (TESTING/cluster/cluster.sh: network namespaces, real TCP between them),
 # each program's ranks spread over both, with this build's MPI (failures in

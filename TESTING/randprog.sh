@@ -14,7 +14,8 @@
 # (seconds a process may wait, default 60), RANDPROG_SHRINK (seconds spent
 # shrinking one failure, default 300; 0: no shrinking), RANDPROG_NOPS (ops per
 # program, default random 20-120), RANDPROG_REF=0 to skip the reference
-# BLACS's second opinion.
+# BLACS's second opinion, RANDPROG_GEN another build of t_randprog (make
+# fuzz-lazy's).
 # Ends with "N passed, M failed": N programs that finished with every value
 # right (or, where processes were given different values of a setting that
 # must agree, that the library rejected by name), M that did not.
@@ -24,7 +25,7 @@ MPIEXEC=${MPIEXEC:-mpiexec}
 OUT=${RANDPROG_OUT:-$BIN/randprog}
 WD=${RANDPROG_WATCHDOG:-60}
 SHRINK=${RANDPROG_SHRINK:-300}
-GEN=$BIN/t_randprog
+GEN=${RANDPROG_GEN:-$BIN/t_randprog}
 REF=$BIN/t_randprog_ref
 [ "${RANDPROG_REF:-1}" = 0 ] && REF=/nonexistent
 mkdir -p "$OUT"
