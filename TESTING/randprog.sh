@@ -15,7 +15,8 @@
 # shrinking one failure, default 300; 0: no shrinking), RANDPROG_NOPS (ops per
 # program, default random 20-120), RANDPROG_REF=0 to skip the reference
 # BLACS's second opinion, RANDPROG_GEN another build of t_randprog (make
-# fuzz-lazy's).
+# fuzz-lazy's; LAZYMPI_SLOW=random: each program's late destination is its
+# seed mod its number of processes).
 # Ends with "N passed, M failed": N programs that finished with every value
 # right (or, where processes were given different values of a setting that
 # must agree, that the library rejected by name), M that did not.
@@ -38,9 +39,13 @@ pass=0; fail=0; nprog=0; nops=0; ref_runs=0; ref_agree=0
 # run PROGRAM [BINARY] -> sets cls (ok, rejected, WRONG, HANG, ERROR, CRASH)
 # and log; the log of the last run is in $LAST
 run() {
-  local prog=$1 bin=${2:-$GEN} np dis rc
+  local prog=$1 bin=${2:-$GEN} np dis rc lazy=
   read -r np _ dis < <($GEN info "$prog")
-  RANDPROG_WATCHDOG=$WD timeout -k 5 $((WD + 30)) $MPIEXEC -n "$np" "$bin" run "$prog" > "$LAST" 2>&1 </dev/null
+  if [ "${LAZYMPI_SLOW:-}" = random ]; then # the late destination: the seed's rank mod np
+    local sd; sd=$(sed -n 's/^seed \([0-9]*\)$/\1/p' "$prog")
+    lazy="LAZYMPI_SLOW=$(( ${sd:-0} % np ))"
+  fi
+  env $lazy RANDPROG_WATCHDOG=$WD timeout -k 5 $((WD + 30)) $MPIEXEC -n "$np" "$bin" run "$prog" > "$LAST" 2>&1 </dev/null
   rc=$?
   local oks; oks=$(grep -c '^randprog: rank [0-9]* ok' "$LAST")
   local ab; ab=$(sed -n 's/^abort [0-9]* \([0-9]*\)$/\1/p' "$prog")
