@@ -13,16 +13,17 @@
  * comes every time.
  *
  * LAZYMPI_SLOW=r (a rank of MPI_COMM_WORLD; all: every process) makes
- * every MPI_Isend and MPI_Issend to process r a late one: it is not handed to MPI until a call
- * of its sender's that tests or waits (MPI_Test*, MPI_Wait*,
- * MPI_Request_get_status, MPI_Iprobe) comes LAZYMPI_DELAY seconds (default
- * 1) or more after it was posted.  The sender gets a generalized request,
- * completed by such a call once the real send is complete.  Calls that
- * block inside MPI (MPI_Recv, MPI_Probe, MPI_Send, MPI_Sendrecv, the
- * blocking collectives the library and its tests call, MPI_Finalize), and
- * MPI_Comm_free, hand every late send to MPI first, so that no program
- * hangs here that would not hang on a real MPI; MPI_Wait and its kin wait
- * by testing, so their late sends leave on time.  Sends to other processes,
+ * every MPI_Isend and MPI_Issend to process r a late one: it is not handed
+ * to MPI until a test of its sender's (MPI_Test*, MPI_Request_get_status,
+ * MPI_Iprobe) comes LAZYMPI_DELAY seconds (default 1) or more after it was
+ * posted.  The sender gets a generalized request, completed by such a call
+ * once the real send is complete.  Calls that block inside MPI (MPI_Wait
+ * and its kin, MPI_Recv, MPI_Probe, MPI_Send, MPI_Sendrecv, the blocking
+ * collectives the library and its tests call, MPI_Finalize), and
+ * MPI_Comm_free, hand every late send to MPI first, as a real MPI would
+ * send it while the sender waits: so no program hangs or stalls here that
+ * would not on a real MPI, and only a sender that tests now and then, or
+ * leaves MPI, leaves its late sends behind.  Sends to other processes,
  * receives and collectives are MPI's own.  Thread-safe: the library's
  * progress thread tests too.
  */
@@ -198,11 +199,13 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
     return PMPI_Iprobe(src, tag, comm, flag, st);
 }
 
-/* waits: by testing, the sender inside MPI all along */
+/* waits block inside MPI: every late send goes first, as MPI would send
+ * it while the sender waits (a receiver inside MPI takes it then); by
+ * testing, since a generalized request completes only here */
 int MPI_Wait(MPI_Request *r, MPI_Status *st)
 {
     for (int f = 0;;) {
-        progress(0);
+        progress(1);
         int rc = PMPI_Test(r, &f, st);
         if (rc != MPI_SUCCESS || f) return rc;
         sched_yield();
@@ -212,7 +215,7 @@ int MPI_Wait(MPI_Request *r, MPI_Status *st)
 int MPI_Waitall(int n, MPI_Request r[], MPI_Status st[])
 {
     for (int f = 0;;) {
-        progress(0);
+        progress(1);
         int rc = PMPI_Testall(n, r, &f, st);
         if (rc != MPI_SUCCESS || f) return rc;
         sched_yield();
@@ -222,7 +225,7 @@ int MPI_Waitall(int n, MPI_Request r[], MPI_Status st[])
 int MPI_Waitany(int n, MPI_Request r[], int *idx, MPI_Status *st)
 {
     for (int f = 0;;) {
-        progress(0);
+        progress(1);
         int rc = PMPI_Testany(n, r, idx, &f, st);
         if (rc != MPI_SUCCESS || f) return rc;
         sched_yield();
@@ -232,7 +235,7 @@ int MPI_Waitany(int n, MPI_Request r[], int *idx, MPI_Status *st)
 int MPI_Waitsome(int n, MPI_Request r[], int *out, int idx[], MPI_Status st[])
 {
     for (;;) {
-        progress(0);
+        progress(1);
         int rc = PMPI_Testsome(n, r, out, idx, st);
         if (rc != MPI_SUCCESS || *out != 0) return rc;
         sched_yield();
