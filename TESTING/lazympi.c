@@ -17,15 +17,21 @@
  * to MPI until a test of its sender's (MPI_Test*, MPI_Request_get_status,
  * MPI_Iprobe) comes LAZYMPI_DELAY seconds (default 1) or more after it was
  * posted.  The sender gets a generalized request, completed by such a call
- * once the real send is complete.  Calls that block inside MPI (MPI_Wait
- * and its kin, MPI_Recv, MPI_Probe, MPI_Send, MPI_Sendrecv, the blocking
- * collectives the library and its tests call, MPI_Finalize), and
- * MPI_Comm_free, hand every late send to MPI first, as a real MPI would
- * send it while the sender waits: so no program hangs or stalls here that
- * would not on a real MPI, and only a sender that tests now and then, or
- * leaves MPI, leaves its late sends behind.  Sends to other processes,
- * receives and collectives are MPI's own.  Thread-safe: the library's
- * progress thread tests too.
+ * once the real send is complete.  A root's MPI_Ibcast on a communicator
+ * that holds process r is late the same way (MPICH's and Open MPI's
+ * schedules move only while the root is inside MPI); the other
+ * non-blocking collectives the library calls hand their communicator's
+ * late broadcasts over first, since every process starts a communicator's
+ * collectives in one order.  Calls that block inside MPI (MPI_Wait and
+ * its kin, unless what they wait for is complete already, MPI_Recv,
+ * MPI_Probe, MPI_Send, MPI_Sendrecv, the blocking collectives the library
+ * and its tests call, MPI_Finalize), and MPI_Comm_free, hand everything
+ * late to MPI first, as a real MPI would send it while the sender waits:
+ * so no program hangs or stalls here that would not on a real MPI, and
+ * only a sender that tests now and then, or leaves MPI, leaves its late
+ * sends behind.  Sends to other processes, receives and the other
+ * collectives are MPI's own.  Thread-safe: the library's progress thread
+ * tests too.
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -38,6 +44,7 @@ typedef struct late {
     struct late *next;
     const void *buf;
     int count, dest, tag, sync, started, own_dt;
+    int bcast; /* an MPI_Ibcast of its root's (dest: the root), not a send */
     MPI_Datatype dt;
     MPI_Comm comm;
     MPI_Request greq, real;
@@ -45,7 +52,7 @@ typedef struct late {
 } late;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static late *list;
+static late *list, **tail = &list; /* FIFO: handed to MPI in the order posted */
 static int slow = -2; /* -2: not read yet; -1: off; -3: every process */
 static double delay = 1.0;
 
@@ -80,6 +87,19 @@ static int to_slow(int dest, MPI_Comm comm)
     return wr == slow;
 }
 
+/* does comm hold the congested process, other than the caller? */
+static int holds_slow(MPI_Comm comm)
+{
+    settings();
+    int n, me;
+    PMPI_Comm_size(comm, &n);
+    PMPI_Comm_rank(comm, &me);
+    if (slow == -3) return n > 1;
+    for (int r = 0; r < n; r++)
+        if (r != me && to_slow(r, comm)) return 1;
+    return 0;
+}
+
 static int query(void *extra, MPI_Status *st)
 {
     (void)extra;
@@ -92,6 +112,18 @@ static int query(void *extra, MPI_Status *st)
 static int release(void *extra) { (void)extra; return MPI_SUCCESS; }
 static int cancel(void *extra, int complete) { (void)extra, (void)complete; return MPI_SUCCESS; }
 
+static void start(late *p)
+{
+    if (p->bcast)
+        PMPI_Ibcast((void *)p->buf, p->count, p->dt, p->dest, p->comm, &p->real);
+    else if (p->sync)
+        PMPI_Issend(p->buf, p->count, p->dt, p->dest, p->tag, p->comm, &p->real);
+    else
+        PMPI_Isend(p->buf, p->count, p->dt, p->dest, p->tag, p->comm, &p->real);
+    if (p->own_dt) PMPI_Type_free(&p->dt); /* MPI holds it now */
+    p->started = 1;
+}
+
 /* the sender is inside MPI: hand over the late sends that are due (all of
  * them with all), and complete the generalized requests of those done */
 static void progress(int all)
@@ -99,35 +131,38 @@ static void progress(int all)
     pthread_mutex_lock(&mu);
     const double t = now();
     for (late **pp = &list, *p; (p = *pp);) {
-        if (!p->started && (all || t >= p->due)) {
-            if (p->sync) PMPI_Issend(p->buf, p->count, p->dt, p->dest, p->tag, p->comm, &p->real);
-            else PMPI_Isend(p->buf, p->count, p->dt, p->dest, p->tag, p->comm, &p->real);
-            if (p->own_dt) PMPI_Type_free(&p->dt); /* MPI holds it now */
-            p->started = 1;
-        }
+        if (!p->started && (all || t >= p->due)) start(p);
         int done = 0;
         if (p->started) PMPI_Test(&p->real, &done, MPI_STATUS_IGNORE);
         if (!done) {
             pp = &p->next;
             continue;
         }
-        *pp = p->next;
+        if (!(*pp = p->next)) tail = pp;
         PMPI_Grequest_complete(p->greq);
         free(p);
     }
     pthread_mutex_unlock(&mu);
 }
 
-static int post(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-                MPI_Request *req, int sync)
+/* a collective on comm: the late broadcasts on it go first, since every
+ * process must start comm's collectives in the same order */
+static void collectives_first(MPI_Comm comm)
 {
-    if (!to_slow(dest, comm))
-        return sync ? PMPI_Issend(buf, count, dt, dest, tag, comm, req)
-                    : PMPI_Isend(buf, count, dt, dest, tag, comm, req);
-    late *p = calloc(1, sizeof *p);
-    if (!p) return MPI_ERR_NO_MEM;
-    *p = (late){.buf = buf, .count = count, .dest = dest, .tag = tag, .sync = sync, .dt = dt,
-                .comm = comm, .due = now() + delay};
+    pthread_mutex_lock(&mu);
+    for (late *p = list; p; p = p->next)
+        if (p->bcast && !p->started && p->comm == comm) start(p);
+    pthread_mutex_unlock(&mu);
+}
+
+/* a late send or broadcast: kept here, the caller given a generalized request */
+static int keep(late *p, MPI_Datatype dt, MPI_Request *req)
+{
+    late *k = malloc(sizeof *k);
+    if (!k) return MPI_ERR_NO_MEM;
+    *k = *p;
+    p = k;
+    p->due = now() + delay;
     /* the caller may free a derived datatype once the send is posted: MPI
      * keeps it for the send, so this layer keeps a copy */
     int ni, na, nd, comb;
@@ -143,11 +178,22 @@ static int post(const void *buf, int count, MPI_Datatype dt, int dest, int tag, 
     }
     *req = p->greq;
     pthread_mutex_lock(&mu); /* at the tail: handed to MPI in the order posted, as MPI orders them */
-    late **pp = &list;
-    while (*pp) pp = &(*pp)->next;
-    *pp = p;
+    p->next = NULL;
+    *tail = p;
+    tail = &p->next;
     pthread_mutex_unlock(&mu);
     return MPI_SUCCESS;
+}
+
+static int post(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                MPI_Request *req, int sync)
+{
+    if (!to_slow(dest, comm))
+        return sync ? PMPI_Issend(buf, count, dt, dest, tag, comm, req)
+                    : PMPI_Isend(buf, count, dt, dest, tag, comm, req);
+    return keep(&(late){.buf = buf, .count = count, .dest = dest, .tag = tag, .sync = sync,
+                        .dt = dt, .comm = comm},
+                dt, req);
 }
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
@@ -160,6 +206,33 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, M
                MPI_Request *req)
 {
     return post(buf, count, dt, dest, tag, comm, req, 1);
+}
+
+/* a root's broadcast to the congested process is late like a send: MPI's
+ * schedules move it only while the root is inside MPI */
+int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    collectives_first(comm);
+    int me;
+    PMPI_Comm_rank(comm, &me);
+    if (me != root || !holds_slow(comm)) return PMPI_Ibcast(buf, count, dt, root, comm, req);
+    return keep(&(late){.buf = buf, .count = count, .dest = root, .bcast = 1, .dt = dt,
+                        .comm = comm},
+                dt, req);
+}
+
+int MPI_Ireduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
+                MPI_Request *req)
+{
+    collectives_first(comm);
+    return PMPI_Ireduce(s, r, n, t, op, root, comm, req);
+}
+
+int MPI_Iallreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *req)
+{
+    collectives_first(comm);
+    return PMPI_Iallreduce(s, r, n, t, op, comm, req);
 }
 
 /* tests: progress, then MPI's answer */
@@ -199,13 +272,14 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
     return PMPI_Iprobe(src, tag, comm, flag, st);
 }
 
-/* waits block inside MPI: every late send goes first, as MPI would send
- * it while the sender waits (a receiver inside MPI takes it then); by
- * testing, since a generalized request completes only here */
+/* waits block inside MPI: unless what they wait for is complete already
+ * (then MPI returns at once), every late send goes first, as MPI would
+ * send it while the sender waits (a receiver inside MPI takes it then);
+ * by testing, since a generalized request completes only here */
 int MPI_Wait(MPI_Request *r, MPI_Status *st)
 {
-    for (int f = 0;;) {
-        progress(1);
+    for (int f = 0, n = 0;; n++) {
+        if (n) progress(1);
         int rc = PMPI_Test(r, &f, st);
         if (rc != MPI_SUCCESS || f) return rc;
         sched_yield();
@@ -214,8 +288,8 @@ int MPI_Wait(MPI_Request *r, MPI_Status *st)
 
 int MPI_Waitall(int n, MPI_Request r[], MPI_Status st[])
 {
-    for (int f = 0;;) {
-        progress(1);
+    for (int f = 0, k = 0;; k++) {
+        if (k) progress(1);
         int rc = PMPI_Testall(n, r, &f, st);
         if (rc != MPI_SUCCESS || f) return rc;
         sched_yield();
@@ -224,8 +298,8 @@ int MPI_Waitall(int n, MPI_Request r[], MPI_Status st[])
 
 int MPI_Waitany(int n, MPI_Request r[], int *idx, MPI_Status *st)
 {
-    for (int f = 0;;) {
-        progress(1);
+    for (int f = 0, k = 0;; k++) {
+        if (k) progress(1);
         int rc = PMPI_Testany(n, r, idx, &f, st);
         if (rc != MPI_SUCCESS || f) return rc;
         sched_yield();
@@ -234,8 +308,8 @@ int MPI_Waitany(int n, MPI_Request r[], int *idx, MPI_Status *st)
 
 int MPI_Waitsome(int n, MPI_Request r[], int *out, int idx[], MPI_Status st[])
 {
-    for (;;) {
-        progress(1);
+    for (int k = 0;; k++) {
+        if (k) progress(1);
         int rc = PMPI_Testsome(n, r, out, idx, st);
         if (rc != MPI_SUCCESS || *out != 0) return rc;
         sched_yield();
