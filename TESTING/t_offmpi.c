@@ -281,7 +281,10 @@ int main(int argc, char **argv)
     if (!strcmp(what, "bcast") && argc >= 7) nprow = atol(argv[5]), npcol = atol(argv[6]);
     if (!strcmp(what, "sum") && argc >= 5) nprow = atol(argv[3]), npcol = atol(argv[4]);
     if (me == 0) {
-        snprintf(dir, sizeof dir, "%s/t_offmpi.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        /* OFFMPI_DIR: where the cases that must end in an error (their
+         * processes killed before they remove it) leave it */
+        const char *base = getenv("OFFMPI_DIR") ? getenv("OFFMPI_DIR") : getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/t_offmpi.XXXXXX", base ? base : "/tmp");
         if (!mkdtemp(dir)) dir[0] = 0;
     }
     MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
