@@ -154,7 +154,7 @@ typedef struct {
 typedef struct bi_chk {
     struct bi_chk *next;
     Int ctxt;
-    int me, peer, np;      /* scope ranks, scope size */
+    int me, peer;          /* scope ranks */
     bi_sig sig;            /* the peer's description, arriving */
     bi_sig mine;           /* my description of the same operation */
     char call[300];        /* my call, for the report */

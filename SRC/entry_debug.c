@@ -93,7 +93,7 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
         if (k == s->me) continue;
         int peer = bi_scope_commrank(s, k);
         bi_chk *in = bi_alloc(NULL, sizeof *in, NULL, "the cross-check");
-        *in = (bi_chk){.ctxt = ctx->handle, .me = s->me, .peer = k, .np = s->np, .mine = me};
+        *in = (bi_chk){.ctxt = ctx->handle, .me = s->me, .peer = k, .mine = me};
         snprintf(in->call, sizeof in->call, "%s", call);
         BI_MPI(MPI_Isend(out->data, (int)sizeof me, MPI_BYTE, peer, tag, ctx->chk,
                          bi_buf_req(out, ctx->world[peer])),
@@ -106,10 +106,10 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
             bi_check_track(in);
         }
     }
+    bi_buf_post(out);
     /* the descriptions waited for: compared with the first that is the
      * root of the operation (the source, a combine's destination), else
      * with scope rank 0's or the source's, as every process would see it */
-    bi_buf_post(out);
     for (int k = 0; k < s->np; k++)
         if (now[k]) bi_wait(&now[k]->r, MPI_STATUS_IGNORE, 'r', bi_scope_commrank(s, k), tag,
                             sizeof me);

@@ -179,19 +179,26 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
  * sends its word first, before it waits; a wildcard receive sends it once
  * it has found the source (too late to change the send, but owed).  The
  * sender of such a message posts the receive of its word; for a long,
- * contiguous message it copies A while it looks for the word, up to what
- * the copy should cost (T_m, BLACS_MEMCPY_BETA; BLACS_SOURCE_WAIT in all;
- * bi_copy_waiting, wait.c), and with the word in, sends A as it lies in one
- * MPI message (the receiver, probing, tells it from a first piece by its
- * length) and waits for it.  Otherwise the copy is complete by then, so
- * it sends the copy as one message too, not in pieces: there is nothing
- * left for pieces to overlap, and a receiver that comes later takes one
- * message sooner than three rendezvous (TIMING/tword, MPICH 4.0.2 on one
- * node: 256 KB 27 us after it arrives, against 34 in pieces; the
- * reference's 28, MPI_Isend's 25).  The word's receive then goes on the
- * copy's buffer queue (buffer.c): FREEBUFF never waits for one, EXIT gives
- * them a moment, then cancels them.  No words where the pair shares a
- * subrange (a narrow ID range, BLACS_SET 1).  make bench, T_c at 10^4 /
+ * contiguous message it copies A while it looks for the word, and with the
+ * word in, sends A as it lies in one MPI message (the receiver, probing,
+ * tells it from a first piece by its length) and waits for it.  Across
+ * nodes (the network schedule) it looks on after the copy up to what the
+ * copy should cost (T_m, BLACS_MEMCPY_BETA; BLACS_SOURCE_WAIT in all;
+ * bi_copy_waiting, wait.c); on one node only while it copies, since there
+ * MPI moves a message without its sender, and a word that comes with the
+ * copy complete would make the sender wait for a transfer its copy has
+ * already paid for (TIMING/tword, MPICH 4.0.2, 256 KB, A written before
+ * each send, the word just after the copy: the sender returned after 11 us
+ * instead of 33, the receiver had its data 35 us after the sender's call
+ * instead of 33; SMPI: PDPOTRF, TIMING/README).  Otherwise the copy is
+ * complete by then, so it sends the copy as one message too, not in
+ * pieces: there is nothing left for pieces to overlap, and a receiver that
+ * comes later takes one message sooner than three rendezvous (TIMING/tword,
+ * MPICH 4.0.2 on one node: 256 KB 27 us after it arrives, against 34 in
+ * pieces; the reference's 28, MPI_Isend's 25).  The word's receive then
+ * goes on the copy's buffer queue (buffer.c): FREEBUFF never waits for one,
+ * EXIT gives them a moment, then cancels them.  No words where the pair
+ * shares a subrange (a narrow ID range, BLACS_SET 1).  make bench, T_c at 10^4 /
  * 10^5 doubles: 1.06 / 1.00-1.04 times MPI_Send's, was 1.35 / 1.17; make
  * bench-hosts (TCP) at 10^6: 1.00, was 1.21. */
 #define DIRECT_MIN ((size_t)BI_DIRECT_MIN)
@@ -293,7 +300,12 @@ static void send_msg(bi_ctx *c, const bi_shape *s, const void *A, int dest, int 
     if (word != MPI_REQUEST_NULL && *last && (contig || (!s->tr && bi_bcast_mpi_inplace())) &&
         nb <= INT_MAX) {
         size_t done = 0;
-        if (bi_copy_waiting(&word, 1, b->data, A, contig ? NULL : s, nb, word_limit(nb), &done)) {
+        /* on one node (the node schedule) it looks for the word only while
+         * it copies: with the copy complete, sending it costs less than
+         * waiting for the receiver's transfer from A (above) */
+        if (bi_copy_waiting(&word, 1, b->data, A, contig ? NULL : s, nb, net ? word_limit(nb) : 0,
+                            &done) &&
+            (net || done < nb)) {
             bi_buf_release(b);
             /* a GE shape through its datatype where MPI packs as fast as we
              * do (shape.c) */
