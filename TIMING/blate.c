@@ -16,6 +16,9 @@
  *           compute_ms (default 100) outside MPI;
  *   late    the receiver computes late_ms (default 20) before its call; the
  *           source the same as above.
+ * BLATE_SLEEP=1: the source sleeps instead of computing, which leaves its
+ * core to its progress thread (on a machine with fewer cores than threads
+ * a computing source competes with it).
  * Measured with MPI_Wtime on one node (one clock): the source's call (from
  * entry to return) and the receiver's wait (from its call to its return,
  * i.e. until the data is in).  A receiver whose data moves only while the
@@ -45,7 +48,12 @@ static double trial(const char *top, long n, double *A, double compute, double l
         else Cdgesd2d(ctxt, m, 1, A, m, 0, 1);
         double t = twall() - t0;
         A[0] = -1; /* A is the caller's again */
-        tbusy(compute);
+        if (getenv("BLATE_SLEEP")) { /* outside MPI without a core of its own */
+            struct timespec ts = {(time_t)compute, (long)(1e9 * (compute - (double)(time_t)compute))};
+            nanosleep(&ts, NULL);
+        } else {
+            tbusy(compute);
+        }
         return t;
     }
     for (long i = 0; i < n; i++) A[i] = -2;
