@@ -95,9 +95,15 @@ static int holds_slow(MPI_Comm comm)
     PMPI_Comm_size(comm, &n);
     PMPI_Comm_rank(comm, &me);
     if (slow == -3) return n > 1;
-    for (int r = 0; r < n; r++)
-        if (r != me && to_slow(r, comm)) return 1;
-    return 0;
+    if (slow < 0) return 0;
+    MPI_Group g, w;
+    int r = MPI_UNDEFINED;
+    PMPI_Comm_group(comm, &g);
+    PMPI_Comm_group(MPI_COMM_WORLD, &w);
+    PMPI_Group_translate_ranks(w, 1, &slow, g, &r);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&w);
+    return r != MPI_UNDEFINED && r != me;
 }
 
 static int query(void *extra, MPI_Status *st)
@@ -156,7 +162,7 @@ static void collectives_first(MPI_Comm comm)
 }
 
 /* a late send or broadcast: kept here, the caller given a generalized request */
-static int keep(late *p, MPI_Datatype dt, MPI_Request *req)
+static int keep(late *p, MPI_Request *req)
 {
     late *k = malloc(sizeof *k);
     if (!k) return MPI_ERR_NO_MEM;
@@ -166,9 +172,9 @@ static int keep(late *p, MPI_Datatype dt, MPI_Request *req)
     /* the caller may free a derived datatype once the send is posted: MPI
      * keeps it for the send, so this layer keeps a copy */
     int ni, na, nd, comb;
-    PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb);
+    PMPI_Type_get_envelope(p->dt, &ni, &na, &nd, &comb);
     if (comb != MPI_COMBINER_NAMED) {
-        PMPI_Type_dup(dt, &p->dt);
+        PMPI_Type_dup(p->dt, &p->dt);
         p->own_dt = 1;
     }
     int rc = PMPI_Grequest_start(query, release, cancel, NULL, &p->greq);
@@ -193,7 +199,7 @@ static int post(const void *buf, int count, MPI_Datatype dt, int dest, int tag, 
                     : PMPI_Isend(buf, count, dt, dest, tag, comm, req);
     return keep(&(late){.buf = buf, .count = count, .dest = dest, .tag = tag, .sync = sync,
                         .dt = dt, .comm = comm},
-                dt, req);
+                req);
 }
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
@@ -218,7 +224,7 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, M
     if (me != root || !holds_slow(comm)) return PMPI_Ibcast(buf, count, dt, root, comm, req);
     return keep(&(late){.buf = buf, .count = count, .dest = root, .bcast = 1, .dt = dt,
                         .comm = comm},
-                dt, req);
+                req);
 }
 
 int MPI_Ireduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
