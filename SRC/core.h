@@ -429,12 +429,14 @@ typedef struct {
  * go straight from A to receivers that said they are there from this
  * length on, not BI_DIRECT_MIN: the short ' ' broadcasts' bound (plan.c) */
 #define BI_BCAST_DIRECT_MIN BI_BCAST_SHORT
+/* what MPICH sends eagerly on shared memory, without its receiver: 8 KB
+ * (MPICH 4.0.2 sends up to 8,255 bytes eagerly there, so 8 KB -- 1,024
+ * doubles, a size ScaLAPACK's broadcasts often have -- too; the
+ * simulation's SIM_EAGER, make calibrate) */
+#define BI_NODE_EAGER 8192.0
 /* a broadcast source waits for its last send (bi_coll_finish) only from
- * this length: shorter ones go eagerly (MPICH 4.0.2 sends up to 8,255
- * bytes eagerly on shared memory here, so 8 KB -- 1,024 doubles, a size
- * ScaLAPACK's broadcasts often have -- too; the simulation's SIM_EAGER,
- * make calibrate) */
-#define BI_SETTLE_MIN 8193.0
+ * this length: shorter ones go eagerly */
+#define BI_SETTLE_MIN (BI_NODE_EAGER + 1)
 
 struct bi_coll {
     bi_scope *sc;

@@ -86,6 +86,9 @@ int bi_bcast_scatcol_short(int np, double bytes);
 /* segments of the pipelined ring 'P' for count items of isize bytes:
  * BLACS_PIPE_SEGMENT bytes if set, else the model optimum */
 size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize);
+/* ceil(bytes / most) pieces of count items of isize bytes, at most 4096 and
+ * count, at least one */
+size_t bi_pieces_upto(size_t count, size_t isize, double most);
 /* pieces of ring top ('I', 'D', 'S', 'M'; param as bi_bcast_param) for
  * count items of isize bytes on np processes: BLACS_PIPE_SEGMENT bytes if
  * set, else the k that minimises the topology's model, with pieces of

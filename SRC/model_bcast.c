@@ -220,13 +220,23 @@ double bi_model_bcast_mpi(const bi_machine *m, int np, double bytes, int param, 
 static size_t nseg(const bi_machine *m, int hops, size_t count, size_t isize, double minbytes)
 {
     const double seg = bi_pipe_segment();
+    if (seg > 0) return bi_pieces_upto(count, isize, seg);
     double n = (double)count * (double)isize, k;
-    if (seg > 0) k = ceil(n / seg);
-    else if (hops <= 1 || n <= 0) k = 1;
+    if (hops <= 1 || n <= 0) k = 1;
     else {
         k = m->tc.a <= 0 ? PIPE_MAXSEG : floor(sqrt((hops - 1) * n * m->tc.b / m->tc.a) + 0.5);
         if (minbytes > 0 && k > floor(n / minbytes)) k = floor(n / minbytes);
     }
+    if (k > PIPE_MAXSEG) k = PIPE_MAXSEG;
+    if (k > (double)count) k = (double)count;
+    return k < 1 ? 1 : (size_t)k;
+}
+
+/* pieces of at most most bytes: ceil(bytes / most), at most PIPE_MAXSEG
+ * and count, at least one */
+size_t bi_pieces_upto(size_t count, size_t isize, double most)
+{
+    double k = ceil((double)count * (double)isize / most);
     if (k > PIPE_MAXSEG) k = PIPE_MAXSEG;
     if (k > (double)count) k = (double)count;
     return k < 1 ? 1 : (size_t)k;
@@ -261,7 +271,9 @@ size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
  * the model alone): 1.054 times the reference's time with the pieces,
  * 1.004 in one piece (make bench-scalapack, flops).  With the built-in
  * machine (alpha 2 us, beta 1e-4 us a byte) a vector goes in one piece up
- * to 180 KB, in two at most up to 380 KB, in six at most at 1 MB. */
+ * to 180 KB, in two at most up to 380 KB, in six at most at 1 MB.  (On
+ * one node under MPICH the plan takes pieces MPICH sends eagerly instead:
+ * plan.c's node_pieces.) */
 #define RING_NEAR 0.1
 
 size_t bi_ring_nseg(const bi_machine *m, char top, int np, int param, size_t count, size_t isize)

@@ -102,6 +102,26 @@ static void tree_instead(bi_plan *p, int bcast)
     p->mpi = 0;
 }
 
+/* the rings' pieces in a scope on one node under MPICH, with a relay (3
+ * processes or more), BLACS_PIPE_SEGMENT unset: pieces MPICH sends eagerly
+ * (BI_NODE_EAGER), whatever the model would cut.  A relay forwards each
+ * piece as it comes and returns once its sends complete; sends MPI takes
+ * without their receiver complete at once, so it no longer waits for a
+ * next hop that is still computing (a relay of one 128 KB message waited
+ * for its late next hop's whole 20 ms; of 8 KB pieces, 0.4-0.6 ms: MPICH,
+ * 'I' on 1 x 3), nor the source for its first.  Simulated ScaLAPACK on
+ * nodes of 16, comm: PDPOTRF 8 x 8 (N = 2048) 0.930 of the reference's
+ * time, was 1.016; 16 x 16 (N = 4096) 0.975, was 1.026; but with the
+ * computation charged, 16 x 16 went from 1.009 to 1.031, the next panel's
+ * owner getting its 16 pieces later than one message (make
+ * bench-scalapack, TIMING/README).  Open MPI's shared memory takes no 8 KB piece without
+ * its receiver (the same relay waits 23 ms), so there the model's pieces
+ * stay. */
+static int node_pieces(const bi_call_in *in)
+{
+    return BI_MPICH && in->onenode && in->np > 2 && bi_pipe_segment() <= 0;
+}
+
 /* what the algorithm that runs (table entry t) needs at run time */
 static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *in,
                     const bi_machine *m)
@@ -109,7 +129,8 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
     const int flags = bcast ? t->bcast_flags : t->comb_flags;
     if (flags & BI_TOP_NSEG) p->nseg = bi_pipe_nseg(m, in->np, in->count, in->isize);
     if (flags & BI_TOP_PIECES)
-        p->nseg = bi_ring_nseg(m, t->top, in->np, p->param, in->count, in->isize);
+        p->nseg = node_pieces(in) ? bi_pieces_upto(in->count, in->isize, BI_NODE_EAGER)
+                                  : bi_ring_nseg(m, t->top, in->np, p->param, in->count, in->isize);
     if (flags & BI_TOP_HALVE)
         p->halve = (in->root < 0 && in->coherent)
                        ? -1 /* coherent leave-on-all halves all the way (= 'R') */

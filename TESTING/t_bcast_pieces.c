@@ -12,7 +12,9 @@
  *     the topology's model (the README's table, written out below and
  *     searched over every k), no piece under 8 KiB, at most 4096 and count
  *     pieces, and no more than delay the first hop by 10% of T_c(n)
- *     (doc/topologies.md);
+ *     (doc/topologies.md); under MPICH on one node, with 3 processes or
+ *     more and BLACS_PIPE_SEGMENT unset, ceil(bytes / 8 KiB) instead
+ *     (pieces MPICH sends eagerly);
  *   - that every process but the source received once (one group of
  *     pieces in all the scope's traces for each);
  *   - that the long vectors really went in several pieces wherever the
@@ -26,6 +28,9 @@
 #include "tutil.h"
 
 static int np, me;
+/* MPICH, every process on one node: the rings of 3 processes or more cut
+ * a long vector into pieces of 8 KB, what MPICH sends eagerly there */
+static int node_eager;
 static char tracename[512];
 static FILE *tf;
 
@@ -94,6 +99,7 @@ static long pieces(char top, int rings, long items, size_t esz)
 {
     double n = (double)items * (double)esz, seg = envd("BLACS_PIPE_SEGMENT", 0), k = 1;
     if (seg > 0) k = ceil(n / seg);
+    else if (node_eager && np >= 3) k = ceil(n / 8192); /* what MPICH sends eagerly */
     else if (np >= 3 && n > 0) {
         double kmax = floor(n / 8192), tbest = HUGE_VAL;
         if (kmax > 4096) kmax = 4096;
@@ -105,7 +111,7 @@ static long pieces(char top, int rings, long items, size_t esz)
     }
     if (k > 4096) k = 4096;
     if (k > items) k = (double)items;
-    if (seg <= 0) { /* the first hop no more than 10% later than one message's T_c(n) */
+    if (seg <= 0 && !(node_eager && np >= 3)) { /* the first hop no more than 10% later than one message's T_c(n) */
         const double a = envd("BLACS_ALPHA", 2.0), b = envd("BLACS_BETA", 1e-4);
         while (k > 1 && (k - 1) * a > 0.1 * (a + b * n)) k--;
     }
@@ -172,7 +178,7 @@ static void one(blacs_int ctxt, char top, int rings, char type, size_t esz, cons
      * with 2 rings: its link carries 2 n whatever k and one hop follows,
      * so the model gives one piece) */
     const int two_paths = top == 'S' || (top == 'M' && rings != 1 && rings != -1);
-    if (sh->lng && h >= 2 && !(np == 4 && two_paths))
+    if (sh->lng && h >= 2 && !(np == 4 && two_paths && !node_eager))
         TU_CHECK(k > 1, "%s: a long vector in %ld piece(s)", what, k);
     if (!sh->lng && !getenv("BLACS_PIPE_SEGMENT")) TU_CHECK(k == 1, "%s: short in %ld", what, k);
 }
@@ -190,6 +196,14 @@ int main(int argc, char **argv)
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
     np = (int)npcol;
     me = (int)myc;
+#ifdef MPICH_VERSION
+    MPI_Comm node;
+    int nn;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &nn);
+    MPI_Comm_free(&node);
+    node_eager = nn == np;
+#endif
 
     static const shape_t shapes[] = {
         {131071, 1, 131071, 1}, /* odd: the pieces' blocks differ by one item */

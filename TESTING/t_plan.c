@@ -371,6 +371,30 @@ int main(int argc, char **argv)
         in = call('I', 2, 131072, 8, 0);
         p = bi_bcast_plan(&in, m);
         TU_CHECK(p.nseg == 1, "'I' on 2 (one hop): %zu pieces", p.nseg);
+        /* in a scope on one node under MPICH, with a relay (3 processes or
+         * more): pieces of 8 KB, what MPICH sends eagerly there, whatever
+         * the model; on 2 processes, and under another MPI, the model's */
+        {
+            static const char tops[] = {'I', 'D', 'S', 'M'};
+            static const int nps[] = {2, 3, 4, 16};
+            static const size_t cn[] = {131072, 131071, 16384, 1025, 1024, 100};
+            for (size_t a = 0; a < sizeof tops; a++)
+                for (size_t b = 0; b < sizeof nps / sizeof nps[0]; b++)
+                    for (size_t j = 0; j < sizeof cn / sizeof cn[0]; j++) {
+                        in = call(tops[a], nps[b], cn[j], 8, 1);
+                        const size_t model = bi_bcast_plan(&in, m).nseg;
+                        in.onenode = 1;
+                        p = bi_bcast_plan(&in, m);
+                        size_t want = model;
+                        if (BI_MPICH && nps[b] > 2) want = (cn[j] * 8 + 8191) / 8192;
+                        TU_CHECK(p.nseg == want,
+                                 "'%c' on %d on one node, %zu doubles: %zu pieces, expected %zu",
+                                 tops[a], nps[b], cn[j], p.nseg, want);
+                        if (BI_MPICH && nps[b] > 2 && cn[j] >= 16384)
+                            TU_CHECK(p.nseg >= 16, "'%c' on %d on one node: %zu pieces",
+                                     tops[a], nps[b], p.nseg);
+                    }
+        }
         in = call('F', 16, 131072, 8, 0);
         p = bi_bcast_plan(&in, m);
         TU_CHECK(p.nseg == 0, "'F': %zu pieces", p.nseg);
