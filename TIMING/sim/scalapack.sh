@@ -45,7 +45,11 @@
 # Knobs (environment): BENCH_SL_QUICK=1 (4x4 N=1024 per network, comm), SL_JOBS
 # (simulations at once, default 2), SL_TIMEOUT (seconds per simulation,
 # default 3600), SL_HOST_SPEED, SL_MACHINE, SL_COPY_BETA, SL_CELLS (the cell list, overriding the
-# built-in one: "PxQ:N:routines:modes ..." e.g. "4x4:2048:getrf,potrf:comm").
+# built-in one: "PxQ:N:routines:modes ..." e.g. "4x4:2048:getrf,potrf:comm"),
+# SL_LIBS (default "ref ours": which libraries to simulate) and SL_KEEP=1
+# (keep OUT/raw's earlier outputs): SL_LIBS=ours SL_KEEP=1 reruns ours only,
+# against the reference's cells already in OUT/raw (the comm and flops
+# modes are deterministic).
 set -u
 B=${1:?build dir}; OUT=${2:?out dir}
 RAW=$OUT/raw
@@ -85,7 +89,7 @@ for c in $CELLS; do
   p=${g%x*}; q=${g#*x}
   for net in ${SL_NETS:-net10g net1g}; do
     for m in ${ms//,/ }; do
-      for lib in ref ours; do jobs+=("$lib $net $m $p $q $n $rs"); done
+      for lib in ${SL_LIBS:-ref ours}; do jobs+=("$lib $net $m $p $q $n $rs"); done
     done
   done
 done
@@ -130,7 +134,7 @@ run1() { # lib net mode P Q N routines
 
 t00=$(date +%s)
 echo "== bench-scalapack: ${#jobs[@]} simulations, $JOBS at once ($(date -u +%H:%M:%S) UTC)"
-rm -f "$RAW"/*
+[ -n "${SL_KEEP:-}" ] || rm -f "$RAW"/*
 # on an interrupt, stop the simulations of this script (timeout puts each
 # in a process group of its own, out of reach of the terminal's signal)
 pids=()
