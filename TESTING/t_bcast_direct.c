@@ -22,7 +22,8 @@
  *          which no receiver may see.
  * With "ge" the matrix is 1000 x 100 in LDA 1003: under
  * BLACS_BCAST_DATATYPE=1 the source sends it from A through its datatype,
- * otherwise (name it 0), and for 'C' always, from a packed copy.
+ * otherwise (name it 0), and for 'C' always, from a packed copy; so do the
+ * rings on one node under MPICH, whose 8 KB pieces a datatype does not cut.
  *   t_bcast_direct TOPS [ge]
  * The source's wait for the words is made 100 ms (BLACS_MEMCPY_BETA,
  * BLACS_SOURCE_WAIT, set here), so that "here" holds on a loaded machine.
@@ -36,6 +37,7 @@
  * A through its datatype) */
 static int M, NC, LD;
 static int ge_packed; /* "ge" under BLACS_BCAST_DATATYPE=0: always from a copy */
+static int node_eager; /* MPICH, every process on one node */
 
 /* the library's sends of data at the source: from A, or from elsewhere;
  * to the late process (rank lateto of the grid's communicator) or others */
@@ -77,7 +79,11 @@ static void one(blacs_int ctxt, int np, int me, char top, int root, int late)
     char tp[2] = {top, 0};
     const int lateone = (root + np - 1) % np; /* the last process from the source */
     /* 'C' sends a non-contiguous A from a copy whatever MPI's datatypes do */
-    const int packed = ge_packed || (NC > 1 && top == 'C');
+    /* and on one node under MPICH the rings' 8 KB pieces, which a shape's
+     * datatype does not cut (plan.c's node_pieces) */
+    const int pieced = node_eager && np > 2 && strchr("IDSM", top) &&
+                       (double)M * NC * sizeof(double) > 8192;
+    const int packed = ge_packed || (NC > 1 && (top == 'C' || pieced));
     tu_mat a;
     tu_mat_alloc(&a, sizeof(double), M, NC, LD);
     if (me == root) {
@@ -147,6 +153,14 @@ int main(int argc, char **argv)
     Cblacs_pinfo(&me, &np);
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "Row", 1, np);
+#ifdef MPICH_VERSION
+    MPI_Comm node;
+    int nn;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &nn);
+    MPI_Comm_free(&node);
+    node_eager = nn == (int)np;
+#endif
 #if !defined(MPICH_VERSION)
     /* ' ' goes straight from A under MPICH only, which checks a broadcast's
      * count itself (bcast_mpi.c): elsewhere always from a copy */
