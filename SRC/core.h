@@ -434,6 +434,12 @@ typedef struct {
  * doubles, a size ScaLAPACK's broadcasts often have -- too; the
  * simulation's SIM_EAGER, make calibrate) */
 #define BI_NODE_EAGER 8192.0
+/* and how many such pieces MPICH holds for a receiver that is not there:
+ * 32 of 8 KB went (a relay of 256 KB returned within 0.5 ms while its next
+ * hop was 20 ms late), 40 did not (the relay waited 20 ms, and the late
+ * receiver 16 ms more than for one message: the pieces left over move only
+ * with their sender's progress).  Half of that, for a margin */
+#define BI_NODE_EAGER_PIECES 16
 /* a broadcast source waits for its last send (bi_coll_finish) only from
  * this length: shorter ones go eagerly */
 #define BI_SETTLE_MIN (BI_NODE_EAGER + 1)

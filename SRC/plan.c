@@ -103,13 +103,17 @@ static void tree_instead(bi_plan *p, int bcast)
 }
 
 /* the rings' pieces in a scope on one node under MPICH, with a relay (3
- * processes or more), BLACS_PIPE_SEGMENT unset: pieces MPICH sends eagerly
+ * processes or more), BLACS_PIPE_SEGMENT unset, for a vector of at most
+ * BI_NODE_EAGER_PIECES such pieces (128 KB): pieces MPICH sends eagerly
  * (BI_NODE_EAGER), whatever the model would cut.  A relay forwards each
  * piece as it comes and returns once its sends complete; sends MPI takes
  * without their receiver complete at once, so it no longer waits for a
  * next hop that is still computing (a relay of one 128 KB message waited
  * for its late next hop's whole 20 ms; of 8 KB pieces, 0.4-0.6 ms: MPICH,
- * 'I' on 1 x 3), nor the source for its first.  Simulated ScaLAPACK on
+ * 'I' on 1 x 3), nor the source for its first.  A longer vector keeps the
+ * model's pieces: past what MPICH holds (core.h) the pieces left over
+ * wait for their relay's progress, and its late receiver waited 16-30 ms
+ * more than for one message (512 KB to 1 MB).  Simulated ScaLAPACK on
  * nodes of 16, comm: PDPOTRF 8 x 8 (N = 2048) 0.930 of the reference's
  * time, was 1.016; 16 x 16 (N = 4096) 0.975, was 1.026; but with the
  * computation charged, 16 x 16 went from 1.009 to 1.031, the next panel's
@@ -119,7 +123,8 @@ static void tree_instead(bi_plan *p, int bcast)
  * stay. */
 static int node_pieces(const bi_call_in *in)
 {
-    return BI_MPICH && in->onenode && in->np > 2 && bi_pipe_segment() <= 0;
+    return BI_MPICH && in->onenode && in->np > 2 && bi_pipe_segment() <= 0 &&
+           (double)in->count * (double)in->isize <= BI_NODE_EAGER_PIECES * BI_NODE_EAGER;
 }
 
 /* what the algorithm that runs (table entry t) needs at run time */

@@ -81,8 +81,9 @@ static void one(blacs_int ctxt, int np, int me, char top, int root, int late)
     /* 'C' sends a non-contiguous A from a copy whatever MPI's datatypes do */
     /* and on one node under MPICH the rings' 8 KB pieces, which a shape's
      * datatype does not cut (plan.c's node_pieces) */
-    const int pieced = node_eager && np > 2 && strchr("IDSM", top) &&
-                       (double)M * NC * sizeof(double) > 8192;
+    const double bytes = (double)M * NC * sizeof(double);
+    const int pieced = node_eager && np > 2 && strchr("IDSM", top) && bytes > 8192 &&
+                       bytes <= 16 * 8192;
     const int packed = ge_packed || (NC > 1 && (top == 'C' || pieced));
     tu_mat a;
     tu_mat_alloc(&a, sizeof(double), M, NC, LD);

@@ -13,8 +13,8 @@
  *     searched over every k), no piece under 8 KiB, at most 4096 and count
  *     pieces, and no more than delay the first hop by 10% of T_c(n)
  *     (doc/topologies.md); under MPICH on one node, with 3 processes or
- *     more and BLACS_PIPE_SEGMENT unset, ceil(bytes / 8 KiB) instead
- *     (pieces MPICH sends eagerly);
+ *     more, BLACS_PIPE_SEGMENT unset and at most 128 KiB, ceil(bytes /
+ *     8 KiB) instead (pieces MPICH sends eagerly);
  *   - that every process but the source received once (one group of
  *     pieces in all the scope's traces for each);
  *   - that the long vectors really went in several pieces wherever the
@@ -102,7 +102,7 @@ static long pieces(char top, int rings, long items, size_t esz)
 {
     double n = (double)items * (double)esz, seg = envd("BLACS_PIPE_SEGMENT", 0), k = 1;
     if (seg > 0) k = ceil(n / seg);
-    else if (node_eager && np >= 3) k = ceil(n / 8192); /* what MPICH sends eagerly */
+    else if (node_eager && np >= 3 && n <= 16 * 8192) k = ceil(n / 8192); /* MPICH's eager */
     else if (np >= 3 && n > 0) {
         double kmax = floor(n / 8192), tbest = HUGE_VAL;
         if (kmax > 4096) kmax = 4096;
@@ -114,7 +114,7 @@ static long pieces(char top, int rings, long items, size_t esz)
     }
     if (k > 4096) k = 4096;
     if (k > items) k = (double)items;
-    if (seg <= 0 && !(node_eager && np >= 3)) { /* the first hop no more than 10% later than one message's T_c(n) */
+    if (seg <= 0 && !(node_eager && np >= 3 && n <= 16 * 8192)) { /* the first hop no more than 10% later than one message's T_c(n) */
         const double a = envd("BLACS_ALPHA", 2.0), b = envd("BLACS_BETA", 1e-4);
         while (k > 1 && (k - 1) * a > 0.1 * (a + b * n)) k--;
     }
@@ -181,19 +181,20 @@ static void one(blacs_int ctxt, char top, int rings, char type, size_t esz, cons
      * with 2 rings: its link carries 2 n whatever k and one hop follows,
      * so the model gives one piece) */
     const int two_paths = top == 'S' || (top == 'M' && rings != 1 && rings != -1);
-    if (sh->lng && h >= 2 && !(np == 4 && two_paths && !node_eager))
+    const int pieced = node_eager && np >= 3 && (double)items * (double)esz <= 16 * 8192;
+    if ((sh->lng == 1 || (sh->lng == 2 && pieced)) && h >= 2 && !(np == 4 && two_paths && !pieced))
         TU_CHECK(k > 1, "%s: a long vector in %ld piece(s)", what, k);
     if (!sh->lng && !getenv("BLACS_PIPE_SEGMENT")) TU_CHECK(k == 1, "%s: short in %ld", what, k);
 }
 
-/* late: 'I' on 1 x 3 (0 to 1 to 2), 256 KB, the last process 300 ms late
+/* late: 'I' on 1 x 3 (0 to 1 to 2), 128 KB, the last process 300 ms late
  * to its receive, three times.  Under MPICH on one node the relay (1)
  * passes 8 KB pieces on, which MPICH takes without their receiver, so it
  * returns long before 2 comes; the source too.  Everywhere the data and
  * the guards are checked. */
 static void late(blacs_int ctxt)
 {
-    enum { N = 32768, K = 3 };
+    enum { N = 16384, K = 3 };
     double slowest = 0;
     for (int k = 0; k < K; k++) {
         tu_mat a;
@@ -247,6 +248,7 @@ int main(int argc, char **argv)
         {131071, 1, 131071, 1}, /* odd: the pieces' blocks differ by one item */
         {1001, 131, 1003, 1},   /* LDA > M: packed, then pieced */
         {1001, 1, 1001, 0},     /* short: one piece */
+        {16001, 1, 16001, 2},   /* 128 KB of doubles: pieced on one node under MPICH */
     };
     static const struct { char top; int rings; } tops[] = {
         {'I', 1}, {'D', 1}, {'S', 1}, {'M', 2}, {'M', -2}};
