@@ -71,20 +71,26 @@ static void settings(void)
     slow = !s ? -1 : !strcmp(s, "all") ? -3 : atoi(s);
 }
 
+/* rank r of communicator from in communicator to (MPI_UNDEFINED if not there) */
+static int translate(MPI_Comm from, int r, MPI_Comm to)
+{
+    MPI_Group f, t;
+    int out = MPI_UNDEFINED;
+    PMPI_Comm_group(from, &f);
+    PMPI_Comm_group(to, &t);
+    PMPI_Group_translate_ranks(f, 1, &r, t, &out);
+    PMPI_Group_free(&f);
+    PMPI_Group_free(&t);
+    return out;
+}
+
 /* is rank dest of comm the congested process? */
 static int to_slow(int dest, MPI_Comm comm)
 {
     settings();
     if (slow == -3) return dest >= 0;
     if (slow < 0 || dest < 0) return 0;
-    MPI_Group g, w;
-    int wr = MPI_UNDEFINED;
-    PMPI_Comm_group(comm, &g);
-    PMPI_Comm_group(MPI_COMM_WORLD, &w);
-    PMPI_Group_translate_ranks(g, 1, &dest, w, &wr);
-    PMPI_Group_free(&g);
-    PMPI_Group_free(&w);
-    return wr == slow;
+    return translate(comm, dest, MPI_COMM_WORLD) == slow;
 }
 
 /* does comm hold the congested process, other than the caller? */
@@ -96,13 +102,7 @@ static int holds_slow(MPI_Comm comm)
     PMPI_Comm_rank(comm, &me);
     if (slow == -3) return n > 1;
     if (slow < 0) return 0;
-    MPI_Group g, w;
-    int r = MPI_UNDEFINED;
-    PMPI_Comm_group(comm, &g);
-    PMPI_Comm_group(MPI_COMM_WORLD, &w);
-    PMPI_Group_translate_ranks(w, 1, &slow, g, &r);
-    PMPI_Group_free(&g);
-    PMPI_Group_free(&w);
+    const int r = translate(MPI_COMM_WORLD, slow, comm);
     return r != MPI_UNDEFINED && r != me;
 }
 

@@ -154,14 +154,7 @@ int main(int argc, char **argv)
     Cblacs_pinfo(&me, &np);
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "Row", 1, np);
-#ifdef MPICH_VERSION
-    MPI_Comm node;
-    int nn;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &nn);
-    MPI_Comm_free(&node);
-    node_eager = nn == (int)np;
-#endif
+    node_eager = tu_mpich_one_node();
 #if !defined(MPICH_VERSION)
     /* ' ' goes straight from A under MPICH only, which checks a broadcast's
      * count itself (bcast_mpi.c): elsewhere always from a copy */

@@ -235,14 +235,7 @@ int main(int argc, char **argv)
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
     np = (int)npcol;
     me = (int)myc;
-#ifdef MPICH_VERSION
-    MPI_Comm node;
-    int nn;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &nn);
-    MPI_Comm_free(&node);
-    node_eager = nn == np;
-#endif
+    node_eager = tu_mpich_one_node();
 
     static const shape_t shapes[] = {
         {131071, 1, 131071, 1}, /* odd: the pieces' blocks differ by one item */
