@@ -114,13 +114,13 @@ static void tree_instead(bi_plan *p, int bcast)
  * model's pieces: past what MPICH holds (core.h) the pieces left over
  * wait for their relay's progress, and its late receiver waited 16-30 ms
  * more than for one message (512 KB to 1 MB).  Simulated ScaLAPACK on
- * nodes of 16, comm: PDPOTRF 8 x 8 (N = 2048) 0.930 of the reference's
+ * nodes of 16, comm: PDPOTRF 8 x 8 (N = 2048) 0.931 of the reference's
  * time, was 1.016; 16 x 16 (N = 4096) 0.975, was 1.026; but with the
  * computation charged, 16 x 16 went from 1.009 to 1.031, the next panel's
  * owner getting its 16 pieces later than one message (make
- * bench-scalapack, TIMING/README).  Open MPI's shared memory takes no 8 KB piece without
- * its receiver (the same relay waits 23 ms), so there the model's pieces
- * stay. */
+ * bench-scalapack, TIMING/README).  Open MPI's shared memory takes no
+ * 8 KB piece without its receiver (the same relay waits 23 ms), so there
+ * the model's pieces stay. */
 static int node_pieces(const bi_call_in *in)
 {
     return BI_MPICH && in->onenode && in->np > 2 && bi_pipe_segment() <= 0 &&
