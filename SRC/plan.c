@@ -115,9 +115,10 @@ static void tree_instead(bi_plan *p, int bcast)
  * wait for their relay's progress, and its late receiver waited 16-30 ms
  * more than for one message (512 KB to 1 MB).  Simulated ScaLAPACK on
  * nodes of 16, comm: PDPOTRF 8 x 8 (N = 2048) 0.931 of the reference's
- * time, was 1.016; 16 x 16 (N = 4096) 0.975, was 1.026; but with the
- * computation charged, 16 x 16 went from 1.009 to 1.031, the next panel's
- * owner getting its 16 pieces later than one message (make
+ * time, was 1.016; 16 x 16 (N = 4096) 0.975, was 1.026; with the
+ * computation charged, 16 x 16 went from 1.009 to 1.031, lost in the
+ * transposes that follow, which now start together and share a node's
+ * link (a whole message to each path's head gave 1.027: make
  * bench-scalapack, TIMING/README).  Open MPI's shared memory takes no
  * 8 KB piece without its receiver (the same relay waits 23 ms), so there
  * the model's pieces stay. */
