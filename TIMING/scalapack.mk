@@ -129,13 +129,15 @@ $(SL_B)/sl_bench_ours: $(SL_DRV) $(SL_B)/libscalapack.a $(SIM_OBJ) $(SIM_LAYER)
 # simulated ones: the runs that hold the simulation to the real program
 # (TIMING/sim/sl_real.sh, "simulated/real" in the table).  The reference
 # BLACS needs no compatibility header here; ours is $(LIBDIR)/libblacs.a,
-# the library users link.  No flops wrappers: computation is real.
+# the library users link.  The flops wrappers (sl_flops.c, -DSL_REAL) charge
+# nothing here: they time the real computation, so that each run says at
+# what rate each process computed (SLK lines).
 SLR_B := build/real-scalapack
 SLR_LIBOBJ := $(patsubst $(SL)/%,$(SLR_B)/obj/%.o,$(basename $(SL_LIBSRC)))
 SLR_BLACSOBJ := $(patsubst $(SL)/%.c,$(SLR_B)/obj/%.o,$(SL_BLACS_ALL)) \
                 $(patsubst $(SL)/BLACS/SRC/%.c,$(SLR_B)/obj/BLACS/SRC/C_%.o,$(SL_BLACS_ENT))
-SLR_LDWRAP := -Wl,$(subst $(eval) ,$(comma),$(strip $(foreach w,$(SL_WRAPS),--wrap=$(w))))
-SLR_DRV := $(SLR_B)/obj/sim/sl_bench.o $(SLR_B)/obj/sim/sl_wrap.o
+SLR_LDWRAP := -Wl,$(subst $(eval) ,$(comma),$(strip $(foreach w,$(SL_WRAPS) $(SL_FLOPWRAPS),--wrap=$(w))))
+SLR_DRV := $(SLR_B)/obj/sim/sl_bench.o $(SLR_B)/obj/sim/sl_wrap.o $(SLR_B)/obj/sim/sl_flops.o
 
 .PHONY: bench-scalapack-real-bins
 bench-scalapack-real-bins: $(SLR_B)/sl_bench_ref $(SLR_B)/sl_bench_ours $(SLR_B)/Tsim
@@ -154,7 +156,7 @@ $(SLR_B)/obj/BLACS/SRC/C_%.o: $(SL)/BLACS/SRC/%.c
 	@$(MPICC) $(SL_CFLAGS) -fvisibility=hidden -DCallFromC -c -o $@ $<
 $(SLR_B)/obj/sim/%.o: TIMING/sim/%.c TIMING/sim/sl_wrap.h
 	@mkdir -p $(dir $@)
-	$(MPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -c -o $@ $<
+	$(MPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -DSL_REAL -O2 -g -Wall -Wextra -c -o $@ $<
 
 $(SLR_B)/Tsim: TIMING/tsimcal.c TIMING/tpingpong.h
 	@mkdir -p $(dir $@)

@@ -21,6 +21,11 @@
  * (||A||_F N eps).  The largest over ranks.  Rank 0 prints one line per
  * routine:
  *   SLB,routine,N,NB,P,Q,seconds,checksum,info,residual
+ * and, built for real (-DSL_REAL, sl_flops.c), one line per rank with the
+ * operation count and the seconds of its BLAS and LAPACK calls in the
+ * timed call, and the seconds it spent neither there nor in a BLACS call
+ * (ScaLAPACK's own code: index arithmetic, PBLAS's packing loops):
+ *   SLK,routine,rank,flops,seconds,other
  * The driver starts MPI with MPI_Init, as most ScaLAPACK programs do;
  * SL_INIT_THREAD=multiple in the environment makes it MPI_Init_thread
  * with MPI_THREAD_MULTIPLE (this library then runs its progress thread).
@@ -244,6 +249,7 @@ int main(int argc, char **argv)
             }
         }
         sl_wrap_reset();
+        sl_flops_reset();
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         if (in_grid) {
@@ -257,6 +263,10 @@ int main(int argc, char **argv)
                 pdsytrd_("L", &n, a, &one, &one, desc, v1, v2, v3, work, &lwork, &info, 1);
         }
         t = MPI_Wtime() - t0;
+        double kern[3], *kall = me == 0 ? malloc(sizeof(double) * 3 * (size_t)np) : NULL;
+        sl_flops_get(&kern[0], &kern[1]);
+        kern[2] = t - kern[1] - sl_wrap_seconds();
+        MPI_Gather(kern, 3, MPI_DOUBLE, kall, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         if (wrap) {
             char path[4096];
             snprintf(path, sizeof path, "%s.%s.csv", wrap, r);
@@ -292,8 +302,13 @@ int main(int argc, char **argv)
         MPI_Reduce(&info, &imax, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
         if (me == 0) {
             printf("SLB,%s,%d,%d,%d,%d,%.9g,%.17g,%d,%.3g\n", r, n, nb, p, q, tmax, stot, imax, rmax);
+            for (int k = 0; kall && k < np; k++)
+                if (kall[3 * k + 1] > 0)
+                    printf("SLK,%s,%d,%.9g,%.9g,%.9g\n", r, k, kall[3 * k], kall[3 * k + 1],
+                           kall[3 * k + 2]);
             fflush(stdout);
         }
+        free(kall);
     }
     free(list);
     free(a), free(v1), free(v2), free(v3), free(ipiv), free(work), free(a0), free(x), free(b), free(rwork);

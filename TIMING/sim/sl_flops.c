@@ -27,10 +27,35 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <smpi/smpi.h>
+#include "sl_wrap.h"
 
 typedef int fint;
 
+#ifdef SL_REAL
+/* The real build (build/real-scalapack, sl_real.sh): nothing is charged;
+ * each wrapped call is timed instead, and its count added, so that a run
+ * says at what rate each of its processes computed (sl_flops_get).  Only
+ * the outermost wrapped call is timed, should one call another. */
+#include <mpi.h>
+static double kflops, ksecs;
+static int depth;
+#define CHARGED(flops, call)                                 \
+    do {                                                     \
+        const double t0_ = depth++ ? 0 : MPI_Wtime();        \
+        call;                                                \
+        if (!--depth) ksecs += MPI_Wtime() - t0_;            \
+        kflops += (flops);                                   \
+    } while (0)
+
+void sl_flops_reset(void) { kflops = ksecs = 0; }
+
+void sl_flops_get(double *flops, double *seconds)
+{
+    *flops = kflops;
+    *seconds = ksecs;
+}
+#else
+#include <smpi/smpi.h>
 static int charge_on = -1;
 
 static void charge(double flops)
@@ -41,6 +66,16 @@ static void charge(double flops)
     }
     if (charge_on && flops > 0) smpi_execute_flops(flops);
 }
+#define CHARGED(flops, call) \
+    do {                     \
+        charge(flops);       \
+        call;                \
+    } while (0)
+
+void sl_flops_reset(void) {}
+
+void sl_flops_get(double *flops, double *seconds) { *flops = *seconds = 0; }
+#endif
 
 static int left(const char *side) { return *side == 'L' || *side == 'l'; }
 
@@ -53,8 +88,7 @@ void __real_dgemm_(const char *, const char *, const I *, const I *, const I *, 
 void __wrap_dgemm_(const char *ta, const char *tb, const I *m, const I *n, const I *k, const D *al,
                    const D *a, const I *lda, const D *b, const I *ldb, const D *be, D *c, const I *ldc)
 {
-    charge(2.0 * *m * *n * *k);
-    __real_dgemm_(ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
+    CHARGED(2.0 * *m * *n * *k, __real_dgemm_(ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc));
 }
 
 void __real_dsymm_(const char *, const char *, const I *, const I *, const D *, const D *, const I *,
@@ -62,8 +96,7 @@ void __real_dsymm_(const char *, const char *, const I *, const I *, const D *, 
 void __wrap_dsymm_(const char *side, const char *uplo, const I *m, const I *n, const D *al, const D *a,
                    const I *lda, const D *b, const I *ldb, const D *be, D *c, const I *ldc)
 {
-    charge(left(side) ? 2.0 * *m * *m * *n : 2.0 * *m * *n * *n);
-    __real_dsymm_(side, uplo, m, n, al, a, lda, b, ldb, be, c, ldc);
+    CHARGED(left(side) ? 2.0 * *m * *m * *n : 2.0 * *m * *n * *n, __real_dsymm_(side, uplo, m, n, al, a, lda, b, ldb, be, c, ldc));
 }
 
 void __real_dsyrk_(const char *, const char *, const I *, const I *, const D *, const D *, const I *,
@@ -71,8 +104,7 @@ void __real_dsyrk_(const char *, const char *, const I *, const I *, const D *, 
 void __wrap_dsyrk_(const char *uplo, const char *tr, const I *n, const I *k, const D *al, const D *a,
                    const I *lda, const D *be, D *c, const I *ldc)
 {
-    charge((double)*n * (*n + 1) * *k);
-    __real_dsyrk_(uplo, tr, n, k, al, a, lda, be, c, ldc);
+    CHARGED((double)*n * (*n + 1) * *k, __real_dsyrk_(uplo, tr, n, k, al, a, lda, be, c, ldc));
 }
 
 void __real_dsyr2k_(const char *, const char *, const I *, const I *, const D *, const D *, const I *,
@@ -80,8 +112,7 @@ void __real_dsyr2k_(const char *, const char *, const I *, const I *, const D *,
 void __wrap_dsyr2k_(const char *uplo, const char *tr, const I *n, const I *k, const D *al, const D *a,
                     const I *lda, const D *b, const I *ldb, const D *be, D *c, const I *ldc)
 {
-    charge(2.0 * *n * *n * *k);
-    __real_dsyr2k_(uplo, tr, n, k, al, a, lda, b, ldb, be, c, ldc);
+    CHARGED(2.0 * *n * *n * *k, __real_dsyr2k_(uplo, tr, n, k, al, a, lda, b, ldb, be, c, ldc));
 }
 
 void __real_dtrmm_(const char *, const char *, const char *, const char *, const I *, const I *,
@@ -89,8 +120,7 @@ void __real_dtrmm_(const char *, const char *, const char *, const char *, const
 void __wrap_dtrmm_(const char *side, const char *uplo, const char *ta, const char *diag, const I *m,
                    const I *n, const D *al, const D *a, const I *lda, D *b, const I *ldb)
 {
-    charge(left(side) ? (double)*m * *m * *n : (double)*m * *n * *n);
-    __real_dtrmm_(side, uplo, ta, diag, m, n, al, a, lda, b, ldb);
+    CHARGED(left(side) ? (double)*m * *m * *n : (double)*m * *n * *n, __real_dtrmm_(side, uplo, ta, diag, m, n, al, a, lda, b, ldb));
 }
 
 void __real_dtrsm_(const char *, const char *, const char *, const char *, const I *, const I *,
@@ -98,8 +128,7 @@ void __real_dtrsm_(const char *, const char *, const char *, const char *, const
 void __wrap_dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag, const I *m,
                    const I *n, const D *al, const D *a, const I *lda, D *b, const I *ldb)
 {
-    charge(left(side) ? (double)*m * *m * *n : (double)*m * *n * *n);
-    __real_dtrsm_(side, uplo, ta, diag, m, n, al, a, lda, b, ldb);
+    CHARGED(left(side) ? (double)*m * *m * *n : (double)*m * *n * *n, __real_dtrsm_(side, uplo, ta, diag, m, n, al, a, lda, b, ldb));
 }
 
 /* ---- Level 2 ------------------------------------------------------------ */
@@ -108,8 +137,7 @@ void __real_dgemv_(const char *, const I *, const I *, const D *, const D *, con
 void __wrap_dgemv_(const char *t, const I *m, const I *n, const D *al, const D *a, const I *lda,
                    const D *x, const I *incx, const D *be, D *y, const I *incy)
 {
-    charge(2.0 * *m * *n);
-    __real_dgemv_(t, m, n, al, a, lda, x, incx, be, y, incy);
+    CHARGED(2.0 * *m * *n, __real_dgemv_(t, m, n, al, a, lda, x, incx, be, y, incy));
 }
 
 void __real_dger_(const I *, const I *, const D *, const D *, const I *, const D *, const I *, D *,
@@ -117,8 +145,7 @@ void __real_dger_(const I *, const I *, const D *, const D *, const I *, const D
 void __wrap_dger_(const I *m, const I *n, const D *al, const D *x, const I *incx, const D *y,
                   const I *incy, D *a, const I *lda)
 {
-    charge(2.0 * *m * *n);
-    __real_dger_(m, n, al, x, incx, y, incy, a, lda);
+    CHARGED(2.0 * *m * *n, __real_dger_(m, n, al, x, incx, y, incy, a, lda));
 }
 
 void __real_dsymv_(const char *, const I *, const D *, const D *, const I *, const D *, const I *,
@@ -126,16 +153,14 @@ void __real_dsymv_(const char *, const I *, const D *, const D *, const I *, con
 void __wrap_dsymv_(const char *uplo, const I *n, const D *al, const D *a, const I *lda, const D *x,
                    const I *incx, const D *be, D *y, const I *incy)
 {
-    charge(2.0 * *n * *n);
-    __real_dsymv_(uplo, n, al, a, lda, x, incx, be, y, incy);
+    CHARGED(2.0 * *n * *n, __real_dsymv_(uplo, n, al, a, lda, x, incx, be, y, incy));
 }
 
 void __real_dsyr_(const char *, const I *, const D *, const D *, const I *, D *, const I *);
 void __wrap_dsyr_(const char *uplo, const I *n, const D *al, const D *x, const I *incx, D *a,
                   const I *lda)
 {
-    charge((double)*n * *n);
-    __real_dsyr_(uplo, n, al, x, incx, a, lda);
+    CHARGED((double)*n * *n, __real_dsyr_(uplo, n, al, x, incx, a, lda));
 }
 
 void __real_dsyr2_(const char *, const I *, const D *, const D *, const I *, const D *, const I *, D *,
@@ -143,8 +168,7 @@ void __real_dsyr2_(const char *, const I *, const D *, const D *, const I *, con
 void __wrap_dsyr2_(const char *uplo, const I *n, const D *al, const D *x, const I *incx, const D *y,
                    const I *incy, D *a, const I *lda)
 {
-    charge(2.0 * *n * *n);
-    __real_dsyr2_(uplo, n, al, x, incx, y, incy, a, lda);
+    CHARGED(2.0 * *n * *n, __real_dsyr2_(uplo, n, al, x, incx, y, incy, a, lda));
 }
 
 void __real_dtrmv_(const char *, const char *, const char *, const I *, const D *, const I *, D *,
@@ -152,8 +176,7 @@ void __real_dtrmv_(const char *, const char *, const char *, const I *, const D 
 void __wrap_dtrmv_(const char *uplo, const char *t, const char *diag, const I *n, const D *a,
                    const I *lda, D *x, const I *incx)
 {
-    charge((double)*n * *n);
-    __real_dtrmv_(uplo, t, diag, n, a, lda, x, incx);
+    CHARGED((double)*n * *n, __real_dtrmv_(uplo, t, diag, n, a, lda, x, incx));
 }
 
 void __real_dtrsv_(const char *, const char *, const char *, const I *, const D *, const I *, D *,
@@ -161,72 +184,66 @@ void __real_dtrsv_(const char *, const char *, const char *, const I *, const D 
 void __wrap_dtrsv_(const char *uplo, const char *t, const char *diag, const I *n, const D *a,
                    const I *lda, D *x, const I *incx)
 {
-    charge((double)*n * *n);
-    __real_dtrsv_(uplo, t, diag, n, a, lda, x, incx);
+    CHARGED((double)*n * *n, __real_dtrsv_(uplo, t, diag, n, a, lda, x, incx));
 }
 
 /* ---- Level 1, copies, dlarfg --------------------------------------------- */
 void __real_daxpy_(const I *, const D *, const D *, const I *, D *, const I *);
 void __wrap_daxpy_(const I *n, const D *al, const D *x, const I *incx, D *y, const I *incy)
 {
-    charge(2.0 * *n);
-    __real_daxpy_(n, al, x, incx, y, incy);
+    CHARGED(2.0 * *n, __real_daxpy_(n, al, x, incx, y, incy));
 }
 
 D __real_ddot_(const I *, const D *, const I *, const D *, const I *);
 D __wrap_ddot_(const I *n, const D *x, const I *incx, const D *y, const I *incy)
 {
-    charge(2.0 * *n);
-    return __real_ddot_(n, x, incx, y, incy);
+    D r_;
+    CHARGED(2.0 * *n, r_ = __real_ddot_(n, x, incx, y, incy));
+    return r_;
 }
 
 void __real_dscal_(const I *, const D *, D *, const I *);
 void __wrap_dscal_(const I *n, const D *al, D *x, const I *incx)
 {
-    charge((double)*n);
-    __real_dscal_(n, al, x, incx);
+    CHARGED((double)*n, __real_dscal_(n, al, x, incx));
 }
 
 void __real_dcopy_(const I *, const D *, const I *, D *, const I *);
 void __wrap_dcopy_(const I *n, const D *x, const I *incx, D *y, const I *incy)
 {
-    charge((double)*n);
-    __real_dcopy_(n, x, incx, y, incy);
+    CHARGED((double)*n, __real_dcopy_(n, x, incx, y, incy));
 }
 
 void __real_dswap_(const I *, D *, const I *, D *, const I *);
 void __wrap_dswap_(const I *n, D *x, const I *incx, D *y, const I *incy)
 {
-    charge((double)*n);
-    __real_dswap_(n, x, incx, y, incy);
+    CHARGED((double)*n, __real_dswap_(n, x, incx, y, incy));
 }
 
 I __real_idamax_(const I *, const D *, const I *);
 I __wrap_idamax_(const I *n, const D *x, const I *incx)
 {
-    charge((double)*n);
-    return __real_idamax_(n, x, incx);
+    I r_;
+    CHARGED((double)*n, r_ = __real_idamax_(n, x, incx));
+    return r_;
 }
 
 void __real_dlarfg_(const I *, D *, D *, const I *, D *);
 void __wrap_dlarfg_(const I *n, D *alpha, D *x, const I *incx, D *tau)
 {
-    charge(3.0 * *n);
-    __real_dlarfg_(n, alpha, x, incx, tau);
+    CHARGED(3.0 * *n, __real_dlarfg_(n, alpha, x, incx, tau));
 }
 
 void __real_dlacpy_(const char *, const I *, const I *, const D *, const I *, D *, const I *);
 void __wrap_dlacpy_(const char *uplo, const I *m, const I *n, const D *a, const I *lda, D *b,
                     const I *ldb)
 {
-    charge((double)*m * *n);
-    __real_dlacpy_(uplo, m, n, a, lda, b, ldb);
+    CHARGED((double)*m * *n, __real_dlacpy_(uplo, m, n, a, lda, b, ldb));
 }
 
 void __real_dlaset_(const char *, const I *, const I *, const D *, const D *, D *, const I *);
 void __wrap_dlaset_(const char *uplo, const I *m, const I *n, const D *al, const D *be, D *a,
                     const I *lda)
 {
-    charge((double)*m * *n);
-    __real_dlaset_(uplo, m, n, al, be, a, lda);
+    CHARGED((double)*m * *n, __real_dlaset_(uplo, m, n, al, be, a, lda));
 }

@@ -16,22 +16,32 @@
 #   1. Tsim measures the MPI there: the cost of posting a short send
 #      (SIM_OS), the eager threshold (SIM_EAGER), a ping-pong's one-way
 #      time of 8 bytes (SIM_LAT) and its bandwidth at 4 MB (SIM_BW);
-#   2. the real runs: SLR_REPS rounds (default 3), each one process (below),
-#      the reference, then ours, every routine at N = SLR_N (default 2048),
-#      NB = 64; the median over rounds of each routine's time;
+#   2. the real runs: SLR_REPS rounds (default 3), each the reference, then
+#      ours (with SLR_RATE=1x1 one process first, below), every routine at
+#      N = SLR_N (default 2048), NB = 64;
 #   3. the simulation: a platform of two hosts, each on a link of
 #      bandwidth SIM_BW to a crossbar, the two links' latencies adding up
 #      to SIM_LAT less the two per-message costs SMPI charges (SIM_OS at
 #      each end); SMPI set up as for the table (SIM_MPICH with this
 #      setting's SIM_OS and SIM_EAGER); the computation charged by its
-#      operation count (the flops mode, sl_flops.c) at the rate this
-#      machine computes each routine in the setting's rounds: each round
-#      first runs the routines for real on one process (1 x 1, no
-#      communication), and once, in that mode, on one simulated host of
-#      20 Gflop/s; the rate is 20 Gflop/s times simulated over the median
-#      real, and each routine is simulated alone on hosts of its rate.
-#      (This machine's speed drifted by up to 1.7 times within an hour, so
-#      the rate is measured beside the runs it stands for.)  Each BLACS's
+#      operation count (the flops mode, sl_flops.c) at the rate each of the
+#      two processes computed in the real run: the real build times its
+#      BLAS and LAPACK calls (sl_flops.c with -DSL_REAL), and what a process
+#      spent neither there nor in the BLACS is ScaLAPACK's own code (SLK
+#      lines, sl_bench.c); each simulated host gets its process's
+#      operation count over both (SLR_RATE=kernel: over the calls' seconds
+#      alone, so the simulation leaves ScaLAPACK's own code out, as the
+#      table does).  One simulation of each real run, so the machine's
+#      drift (up to 1.7 times within an hour) is in both of a pair; the
+#      ratio is the median over the pairs.  The simulation is given the
+#      computation, and what it is held to is everything else: the
+#      messages, and how the processes wait for each other.  (Rates from
+#      one process computing alone, SLR_RATE=1x1: each round first runs the
+#      routines for real on one process (1 x 1, no communication), and once,
+#      in that mode, on one simulated host of 20 Gflop/s; the rate is
+#      20 Gflop/s times simulated over the median real, the same for both
+#      processes and every round.  On 2 x 1 it made the simulation 0.65-0.84
+#      times as fast as the real runs.)  Each BLACS's
 #      own copies cost SIM_COPY us a byte, this machine's memcpy as Tsim
 #      measures it (sl_copy.c).  Our library
 #      gets its built-in machine in both worlds.  SLR_COMPUTE=measured
@@ -40,10 +50,13 @@
 #      default 2): on 2x1 it comes out 1.2-2.9 times
 #      the real time (many short bursts, two ranks on one core), so it is
 #      not the default.
-# Writes OUTDIR/real.csv (setting,grid,lib,world,routine,N,seconds, one row a
-# run) and OUTDIR/real.txt: one line per routine, setting and library,
+# Writes OUTDIR/real.csv (setting,grid,lib,world,routine,N,seconds,residual,
+# round: one row a run), OUTDIR/real-compute.csv (the real runs' SLK lines) and
+# OUTDIR/real.txt: one line per routine, setting and library,
 #   simulated/real ROUTINE SETTING GRID LIB: simulated S s, real R s, RATIO
-# where RATIO = S / R; 0.85-1.15 is the band the table's claims need.
+# where S and R are medians and RATIO the median of the pairs' simulated /
+# real (S / R where the simulation is not paired with the real runs);
+# 0.85-1.15 is the band the table's claims need.
 # A run whose residual is not small or that fails prints no ratio.
 set -u
 RB=${1:?real build dir}; SB=${2:?simulated build dir}; OUT=${3:?out dir}
@@ -66,20 +79,26 @@ if ! bash $C check > /dev/null 2>&1; then
   SETTINGS=$(for s in $SETTINGS; do case $s in shm:*) echo "$s" ;; esac; done)
 fi
 CSV=$OUT/real.csv
-echo "setting,grid,lib,world,routine,N,seconds,residual" > "$CSV"
+echo "setting,grid,lib,world,routine,N,seconds,residual,round" > "$CSV"
+KCSV=$OUT/real-compute.csv
+echo "setting,grid,lib,round,routine,rank,flops,seconds,other" > "$KCSV"
 
 # real SETTING GRID LAUNCHER...: Tsim, then the real rounds: in each, the
-# routines on one process (the computation rate), the reference, ours
+# reference and ours (and first, with SLR_RATE=1x1, the routines on one
+# process)
 real() {
   local set=$1 g=$2 p q r lib; shift 2
   p=${g%x*}; q=${g#*x}
   "$@" -n 2 "$RB/Tsim" > "$RAW/tsim_$set.txt" 2>&1 || { echo "sl_real.sh: Tsim failed on $set"; return 1; }
   for ((r = 1; r <= REPS; r++)); do
-    timeout -k 5 600 "$@" -n 1 "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_${set}_1x1_$r.out" 2>&1
+    [ "${SLR_RATE:-grid}" = 1x1 ] &&
+      timeout -k 5 600 "$@" -n 1 "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_${set}_1x1_$r.out" 2>&1
     for lib in ref ours; do
       timeout -k 5 600 "$@" -n 2 "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
-      awk -F, -v s="$set" -v g="$g" -v l="$lib" '$1 == "SLB" { printf "%s,%s,%s,real,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10 }' \
+      awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" '$1 == "SLB" { printf "%s,%s,%s,real,%s,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10, r }' \
         "$RAW/real_${set}_${g}_${lib}_$r.out" >> "$CSV"
+      awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" '$1 == "SLK" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6 }' \
+        "$RAW/real_${set}_${g}_${lib}_$r.out" >> "$KCSV"
     done
   done
 }
@@ -105,7 +124,44 @@ rate() {
   [ -n "$real" ] && [ -n "$simt" ] && awk -v s="$simt" -v r="$real" 'BEGIN { printf "%.6g\n", 20e9 * s / r }'
 }
 
-# sim SETTING GRID: the platform from the setting's Tsim, then the simulations
+# rates SETTING GRID ROUTINE LIB ROUND: the rate at which each of the two
+# processes computed the routine in that real run (flop/s): the operation
+# count of its BLAS and LAPACK calls over their seconds and those of its
+# other computation, ScaLAPACK's own code (SLK lines: sl_bench.c; with
+# SLR_RATE=kernel over the calls' seconds alone); "rank0 rank1", empty if
+# missing
+rates() {
+  awk -F, -v s="$1" -v g="$2" -v rt="$3" -v l="$4" -v r="$5" -v k="${SLR_RATE:-grid}" '
+    $1 == s && $2 == g && $3 == l && $4 == r && $5 == rt && $8 > 0 { v[$6] = $7 / ($8 + (k == "kernel" ? 0 : $9)) }
+    END { if ((0 in v) && (1 in v)) printf "%.6g %.6g\n", v[0], v[1] }' "$KCSV"
+}
+
+# platform PATH SPEEDS: two hosts of the speeds "rank0 rank1" (flop/s), each
+# on a link of SIM_BW to the other's, the two latencies adding up to SIM_LAT
+# less the per-message costs SMPI charges at each end (SIM_OS)
+platform() {
+  awk -v lat="$SIM_LAT" -v os="$SIM_OS" -v bw="$SIM_BW" -v s="$set" -v sp="$2" 'BEGIN {
+    l = lat - 2 * os; if (l < lat / 10) l = lat / 10
+    split(sp, v, " ")
+    print "<?xml version=\"1.0\"?>"
+    print "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">"
+    printf "<!-- sl_real.sh, setting %s: one-way %.3g s less 2 x %.3g s per-message cost, %.4g bytes/s -->\n", s, lat, os, bw
+    print "<platform version=\"4.1\">"
+    print "  <zone id=\"c\" routing=\"Full\">"
+    for (h = 0; h < 2; h++) {
+      printf "    <host id=\"node-%d\" speed=\"%.6gf\" core=\"1\"/>\n", h, v[h + 1]
+      printf "    <link id=\"l%d\" bandwidth=\"%.6gBps\" latency=\"%.6gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", h, bw, l / 2
+    }
+    for (h = 0; h < 2; h++)
+      printf "    <route src=\"node-%d\" dst=\"node-%d\" symmetrical=\"NO\"><link_ctn id=\"l%d\" direction=\"UP\"/><link_ctn id=\"l%d\" direction=\"DOWN\"/></route>\n", h, 1 - h, h, 1 - h
+    print "  </zone>"
+    print "</platform>" }' > "$1"
+}
+
+# sim SETTING GRID: the platform from the setting's Tsim, then the
+# simulations: in the flops mode one of each real run, its processes on
+# hosts of their rates in that run (with SLR_RATE=1x1 one for all rounds);
+# SLR_SIMREPS of each library with SLR_COMPUTE=measured
 sim() {
   local set=$1 g=$2 p q r lib rt
   p=${g%x*}; q=${g#*x}
@@ -114,40 +170,36 @@ sim() {
   eval "${line#export }"
   local cfg
   read -r -a cfg <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS")"
-  local flops=1 runs=("$ROUT") speed copyb=$SIM_COPY
+  local flops=1 runs=("$ROUT") speed copyb=$SIM_COPY nrep=$REPS mode=${SLR_RATE:-grid}
   if [ "${SLR_COMPUTE:-flops}" = measured ]; then
     cfg+=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:20Gf); flops=0; copyb=0
+    nrep=$SIMREPS mode=measured
   else
     runs=(${ROUT//,/ })
   fi
+  [ "$mode" = 1x1 ] && nrep=1 # the flops mode gives the same time every run
   for rt in "${runs[@]}"; do
-    speed=20e9
-    if [ $flops = 1 ]; then
+    speed="20e9 20e9"
+    if [ "$mode" = 1x1 ]; then
       speed=$(rate "$set" "$rt")
       [ -n "$speed" ] || { echo "sl_real.sh: no computation rate of $rt on $set"; continue; }
       echo "  $rt: $speed flop/s on one process in these rounds"
+      speed="$speed $speed"
     fi
-    local pf=$RAW/platform_${set}_${rt//,/_}.xml
-    awk -v lat="$SIM_LAT" -v os="$SIM_OS" -v bw="$SIM_BW" -v s="$set" -v sp="$speed" 'BEGIN {
-      l = lat - 2 * os; if (l < lat / 10) l = lat / 10
-      print "<?xml version=\"1.0\"?>"
-      print "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">"
-      printf "<!-- sl_real.sh, setting %s: one-way %.3g s less 2 x %.3g s per-message cost, %.4g bytes/s -->\n", s, lat, os, bw
-      print "<platform version=\"4.1\">"
-      printf "  <cluster id=\"c\" prefix=\"node-\" suffix=\"\" radical=\"0-1\" speed=\"%.6gf\" core=\"1\"\n", sp
-      printf "           bw=\"%.6gBps\" lat=\"%.6gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", bw, l / 2
-      print "</platform>" }' > "$pf"
-    local nrep=$SIMREPS
-    [ $flops = 1 ] && nrep=1 # the flops mode gives the same time every run
     for ((r = 1; r <= nrep; r++)); do
       for lib in ref ours; do
+        if [ "$mode" = grid ] || [ "$mode" = kernel ]; then
+          speed=$(rates "$set" "$g" "$rt" "$lib" "$r")
+          [ -n "$speed" ] || { echo "sl_real.sh: no computation rates of $rt, $lib, round $r on $set $g"; continue; }
+        fi
         local f=$RAW/sim_${set}_${g}_${lib}_${rt//,/_}_$r
+        platform "$f.xml" "$speed"
         (unset SIM_PPN BLACS_ALPHA BLACS_BETA
-         SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$pf" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q") \
+         SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q") \
           > "$f.out" 2> "$f.err"
         local rc; rc=$(sim_status $? "$f.err")
         [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; continue; }
-        awk -F, -v s="$set" -v g="$g" -v l="$lib" '$1 == "SLB" { printf "%s,%s,%s,sim,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10 }' \
+        awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" '$1 == "SLB" { printf "%s,%s,%s,sim,%s,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10, r }' \
           "$f.out" >> "$CSV"
       done
     done
@@ -155,7 +207,7 @@ sim() {
 }
 
 t0=$(date +%s)
-[ "${SLR_COMPUTE:-flops}" != measured ] && simone
+[ "${SLR_COMPUTE:-flops}" != measured ] && [ "${SLR_RATE:-grid}" = 1x1 ] && simone
 for s in $SETTINGS; do
   set=${s%%:*}; g=${s#*:}
   echo "== simulated/real: $set $g, real runs ($(date -u +%H:%M:%S) UTC)"
@@ -164,7 +216,7 @@ for s in $SETTINGS; do
     *)
       # a bed of two hosts for this setting alone, its links held to the rate
       bash $C with 2 bash -c 'bash '"$C"' link "$CLUSTER" h1 rate '"$set"' && bash '"$C"' link "$CLUSTER" h2 rate '"$set"' &&
-        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' REPS='"$REPS"' ROUT='"$ROUT"' N='"$N"' NB='"$NB"' \
+        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' KCSV='"$KCSV"' REPS='"$REPS"' ROUT='"$ROUT"' N='"$N"' NB='"$NB"' \
         real '"$set"' '"$g"' bash '"$C"' run "$CLUSTER" mpich 1' ;;
   esac
   echo "== simulated/real: $set $g, simulations ($(date -u +%H:%M:%S) UTC)"

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """sl_real_table.py REAL_CSV -- the simulated/real lines of make bench-scalapack
 (TIMING/sim/sl_real.sh): for every setting, grid, library and routine, the
-median simulated time over the median real time.  A routine with a failed
-run, a missing run or a residual that is not small prints no ratio."""
+median over the rounds of simulated / real, where each real run has its own
+simulation (the column round), else the median simulated time over the
+median real time.  A routine with a failed run, a missing run or a residual
+that is not small prints no ratio."""
 import csv
 import statistics
 import sys
@@ -11,6 +13,7 @@ RESMAX = 30.0  # as scalapack_table.py: LAPACK's test threshold
 BAND = (0.85, 1.15)
 
 runs = {}
+rounds = {}
 bad = set()
 order = []
 with open(sys.argv[1]) as f:
@@ -22,9 +25,11 @@ with open(sys.argv[1]) as f:
         if not (0 <= res <= RESMAX):
             bad.add(key)
         runs.setdefault(key, {}).setdefault(r["world"], []).append(t)
+        rounds.setdefault(key, {}).setdefault(r["world"], {})[r.get("round") or "-"] = t
 
 print("# simulated/real: the same driver, ScaLAPACK and BLACS on this machine's MPICH and in SMPI on a")
-print("# platform calibrated there (TIMING/sim/sl_real.sh); medians; band %.2f-%.2f" % BAND)
+print("# platform calibrated there (TIMING/sim/sl_real.sh); medians (of the pairs: paired);")
+print("# band %.2f-%.2f" % BAND)
 inband = total = 0
 for key in order:
     s, g, lib, rt, n = key
@@ -35,12 +40,15 @@ for key in order:
         total += 1
         continue
     sim, real = statistics.median(w["sim"]), statistics.median(w["real"])
-    ratio = sim / real
+    ratio, how = sim / real, ""
+    ws, wr = rounds[key]["sim"], rounds[key]["real"]
+    if len(ws) == len(w["sim"]) and len(wr) == len(w["real"]) and set(ws) == set(wr) and len(ws) > 1:
+        ratio, how = statistics.median(ws[k] / wr[k] for k in ws), " paired"
     ok = BAND[0] <= ratio <= BAND[1]
     inband += ok
     total += 1
     print(f"simulated/real {rt:<6} {s:<6} {g} N={n} {lib:<4}: simulated {sim:8.3f} s, real {real:8.3f} s"
-          f" ({len(w['real'])} runs, spread {min(w['real']):.3f}-{max(w['real']):.3f}), {ratio:5.2f}"
+          f" ({len(w['real'])} runs, spread {min(w['real']):.3f}-{max(w['real']):.3f}),{how} {ratio:5.2f}"
           f"{'' if ok else '  outside the band'}")
 print(f"# {inband} of {total} within {BAND[0]:.2f}-{BAND[1]:.2f}")
 

@@ -3,6 +3,13 @@
 #define SL_WRAP_H
 void sl_wrap_reset(void);
 void sl_wrap_dump(const char *path);
+/* this process's seconds in BLACS calls since the reset */
+double sl_wrap_seconds(void);
 /* non-zero while a BLACS communication routine runs (its wrapper's count) */
 extern int sl_in_blacs;
+/* sl_flops.c: in the real build, the operation count and the seconds of
+ * this process's wrapped BLAS and LAPACK calls since the reset (zero in
+ * the simulated one, which charges them instead) */
+void sl_flops_reset(void);
+void sl_flops_get(double *flops, double *seconds);
 #endif
