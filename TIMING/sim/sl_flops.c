@@ -18,7 +18,10 @@
  * how the BLACS change an application's time when it also computes, on any
  * machine and under any load.  Only when SL_FLOPS is set to 1 in the
  * environment (scalapack.sh does for this mode); otherwise the wrappers
- * only pass the call on.
+ * only pass the call on.  Built for a real MPI (-DSL_REAL: the driver of
+ * sl_real.sh) they charge nothing and time the calls instead, so that a
+ * real run says at what rate each process computed (sl_flops_get), the
+ * rate its simulation is then given.
  *
  * The wrappers take the Fortran arguments by address and leave out the
  * hidden lengths of character arguments, which the BLAS and LAPACK used
@@ -96,7 +99,8 @@ void __real_dsymm_(const char *, const char *, const I *, const I *, const D *, 
 void __wrap_dsymm_(const char *side, const char *uplo, const I *m, const I *n, const D *al, const D *a,
                    const I *lda, const D *b, const I *ldb, const D *be, D *c, const I *ldc)
 {
-    CHARGED(left(side) ? 2.0 * *m * *m * *n : 2.0 * *m * *n * *n, __real_dsymm_(side, uplo, m, n, al, a, lda, b, ldb, be, c, ldc));
+    CHARGED(left(side) ? 2.0 * *m * *m * *n : 2.0 * *m * *n * *n,
+            __real_dsymm_(side, uplo, m, n, al, a, lda, b, ldb, be, c, ldc));
 }
 
 void __real_dsyrk_(const char *, const char *, const I *, const I *, const D *, const D *, const I *,
@@ -120,7 +124,8 @@ void __real_dtrmm_(const char *, const char *, const char *, const char *, const
 void __wrap_dtrmm_(const char *side, const char *uplo, const char *ta, const char *diag, const I *m,
                    const I *n, const D *al, const D *a, const I *lda, D *b, const I *ldb)
 {
-    CHARGED(left(side) ? (double)*m * *m * *n : (double)*m * *n * *n, __real_dtrmm_(side, uplo, ta, diag, m, n, al, a, lda, b, ldb));
+    CHARGED(left(side) ? (double)*m * *m * *n : (double)*m * *n * *n,
+            __real_dtrmm_(side, uplo, ta, diag, m, n, al, a, lda, b, ldb));
 }
 
 void __real_dtrsm_(const char *, const char *, const char *, const char *, const I *, const I *,
@@ -128,7 +133,8 @@ void __real_dtrsm_(const char *, const char *, const char *, const char *, const
 void __wrap_dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag, const I *m,
                    const I *n, const D *al, const D *a, const I *lda, D *b, const I *ldb)
 {
-    CHARGED(left(side) ? (double)*m * *m * *n : (double)*m * *n * *n, __real_dtrsm_(side, uplo, ta, diag, m, n, al, a, lda, b, ldb));
+    CHARGED(left(side) ? (double)*m * *m * *n : (double)*m * *n * *n,
+            __real_dtrsm_(side, uplo, ta, diag, m, n, al, a, lda, b, ldb));
 }
 
 /* ---- Level 2 ------------------------------------------------------------ */
