@@ -69,6 +69,7 @@ REPS=${SLR_REPS:-3}
 SIMREPS=${SLR_SIMREPS:-2}
 ROUT=${SLR_ROUTINES:-getrf,potrf,geqrf,sytrd}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
+JOBS=${SLR_JOBS:-2} # simulations at once (each is one process; never beside a real run)
 C=TESTING/cluster/cluster.sh
 for x in "$RB/sl_bench_ref" "$RB/sl_bench_ours" "$RB/Tsim" "$SB/sl_bench_ref" "$SB/sl_bench_ours"; do
   [ -x "$x" ] || { echo "sl_real.sh: $x missing (make bench-scalapack builds it)"; exit 2; }
@@ -161,7 +162,8 @@ platform() {
 # sim SETTING GRID: the platform from the setting's Tsim, then the
 # simulations: in the flops mode one of each real run, its processes on
 # hosts of their rates in that run (with SLR_RATE=1x1 one for all rounds);
-# SLR_SIMREPS of each library with SLR_COMPUTE=measured
+# SLR_SIMREPS of each library with SLR_COMPUTE=measured.  SLR_JOBS (2) at
+# once, all ended before the next setting's real runs start.
 sim() {
   local set=$1 g=$2 p q r lib rt
   p=${g%x*}; q=${g#*x}
@@ -170,7 +172,7 @@ sim() {
   eval "${line#export }"
   local cfg
   read -r -a cfg <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS")"
-  local flops=1 runs=("$ROUT") speed copyb=$SIM_COPY nrep=$REPS mode=${SLR_RATE:-grid}
+  local flops=1 runs=("$ROUT") speed copyb=$SIM_COPY nrep=$REPS mode=${SLR_RATE:-grid} running=0
   if [ "${SLR_COMPUTE:-flops}" = measured ]; then
     cfg+=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:20Gf); flops=0; copyb=0
     nrep=$SIMREPS mode=measured
@@ -178,6 +180,8 @@ sim() {
     runs=(${ROUT//,/ })
   fi
   [ "$mode" = 1x1 ] && nrep=1 # the flops mode gives the same time every run
+  local jobs=$JOBS
+  [ "$mode" = measured ] && jobs=1 # those time this machine's computation
   for rt in "${runs[@]}"; do
     speed="20e9 20e9"
     if [ "$mode" = 1x1 ]; then
@@ -194,16 +198,19 @@ sim() {
         fi
         local f=$RAW/sim_${set}_${g}_${lib}_${rt//,/_}_$r
         platform "$f.xml" "$speed"
+        if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
         (unset SIM_PPN BLACS_ALPHA BLACS_BETA
-         SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q") \
-          > "$f.out" 2> "$f.err"
-        local rc; rc=$(sim_status $? "$f.err")
-        [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; continue; }
-        awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" '$1 == "SLB" { printf "%s,%s,%s,sim,%s,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10, r }' \
-          "$f.out" >> "$CSV"
+         SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q" \
+           > "$f.out" 2> "$f.err"
+         rc=$(sim_status $? "$f.err")
+         [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; exit 1; }
+         awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" '$1 == "SLB" { printf "%s,%s,%s,sim,%s,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10, r }' \
+           "$f.out" >> "$CSV") &
+        running=$((running + 1))
       done
     done
   done
+  wait
 }
 
 t0=$(date +%s)
