@@ -40,16 +40,16 @@
 #      routines for real on one process (1 x 1, no communication), and once,
 #      in that mode, on one simulated host of 20 Gflop/s; the rate is
 #      20 Gflop/s times simulated over the median real, the same for both
-#      processes and every round.  On 2 x 1 it made the simulation 0.65-0.84
-#      times as fast as the real runs.)  Each BLACS's
-#      own copies cost SIM_COPY us a byte, this machine's memcpy as Tsim
-#      measures it (sl_copy.c).  Our library
-#      gets its built-in machine in both worlds.  SLR_COMPUTE=measured
-#      charges instead each rank's computation as SMPI times it here
-#      (smpi/simulate-computation:yes; the median of SLR_SIMREPS runs,
-#      default 2): on 2x1 it comes out 1.2-2.9 times
-#      the real time (many short bursts, two ranks on one core), so it is
-#      not the default.
+#      processes and every round.  On 2 x 1 it made the simulation 0.65-0.88
+#      times as fast as the real runs.)  Each BLACS's own copies cost
+#      SIM_COPY us a byte, this machine's memcpy as Tsim measures it
+#      (sl_copy.c).  Our library gets its built-in machine in both worlds.
+#      SLR_COMPUTE=measured charges instead each rank's computation as SMPI
+#      times it here (smpi/simulate-computation:yes; the median of
+#      SLR_SIMREPS runs, default 2): on 2x1 it comes out 1.2-2.9 times the
+#      real time (many short bursts, two ranks on one core), so it is not
+#      the default.  SLR_JOBS (2) simulations run at once, never beside a
+#      real run.
 # Writes OUTDIR/real.csv (setting,grid,lib,world,routine,N,seconds,residual,
 # round: one row a run), OUTDIR/real-compute.csv (the real runs' SLK lines) and
 # OUTDIR/real.txt: one line per routine, setting and library,
