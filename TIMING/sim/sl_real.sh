@@ -70,6 +70,11 @@ SIMREPS=${SLR_SIMREPS:-2}
 ROUT=${SLR_ROUTINES:-getrf,potrf,geqrf,sytrd}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 JOBS=${SLR_JOBS:-2} # simulations at once (each is one process; never beside a real run)
+RATE=${SLR_RATE:-grid} # where the simulated hosts' computation rates come from (above)
+case $RATE in
+  grid | kernel | 1x1) ;;
+  *) echo "sl_real.sh: SLR_RATE=$RATE: not grid, kernel or 1x1"; exit 2 ;;
+esac
 C=TESTING/cluster/cluster.sh
 for x in "$RB/sl_bench_ref" "$RB/sl_bench_ours" "$RB/Tsim" "$SB/sl_bench_ref" "$SB/sl_bench_ours"; do
   [ -x "$x" ] || { echo "sl_real.sh: $x missing (make bench-scalapack builds it)"; exit 2; }
@@ -92,14 +97,14 @@ real() {
   p=${g%x*}; q=${g#*x}
   "$@" -n 2 "$RB/Tsim" > "$RAW/tsim_$set.txt" 2>&1 || { echo "sl_real.sh: Tsim failed on $set"; return 1; }
   for ((r = 1; r <= REPS; r++)); do
-    [ "${SLR_RATE:-grid}" = 1x1 ] &&
+    [ "$RATE" = 1x1 ] &&
       timeout -k 5 600 "$@" -n 1 "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_${set}_1x1_$r.out" 2>&1
     for lib in ref ours; do
       timeout -k 5 600 "$@" -n 2 "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
-      awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" '$1 == "SLB" { printf "%s,%s,%s,real,%s,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10, r }' \
-        "$RAW/real_${set}_${g}_${lib}_$r.out" >> "$CSV"
-      awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" '$1 == "SLK" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6 }' \
-        "$RAW/real_${set}_${g}_${lib}_$r.out" >> "$KCSV"
+      awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" -v csv="$CSV" -v kcsv="$KCSV" '
+        $1 == "SLB" { printf "%s,%s,%s,real,%s,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10, r >> csv }
+        $1 == "SLK" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6 >> kcsv }' \
+        "$RAW/real_${set}_${g}_${lib}_$r.out"
     done
   done
 }
@@ -132,7 +137,7 @@ rate() {
 # SLR_RATE=kernel over the calls' seconds alone); "rank0 rank1", empty if
 # missing
 rates() {
-  awk -F, -v s="$1" -v g="$2" -v rt="$3" -v l="$4" -v r="$5" -v k="${SLR_RATE:-grid}" '
+  awk -F, -v s="$1" -v g="$2" -v rt="$3" -v l="$4" -v r="$5" -v k="$RATE" '
     $1 == s && $2 == g && $3 == l && $4 == r && $5 == rt && $8 > 0 { v[$6] = $7 / ($8 + (k == "kernel" ? 0 : $9)) }
     END { if ((0 in v) && (1 in v)) printf "%.6g %.6g\n", v[0], v[1] }' "$KCSV"
 }
@@ -172,7 +177,7 @@ sim() {
   eval "${line#export }"
   local cfg
   read -r -a cfg <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS")"
-  local flops=1 runs=("$ROUT") speed copyb=$SIM_COPY nrep=$REPS mode=${SLR_RATE:-grid} running=0
+  local flops=1 runs=("$ROUT") speed copyb=$SIM_COPY nrep=$REPS mode=$RATE running=0
   if [ "${SLR_COMPUTE:-flops}" = measured ]; then
     cfg+=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:20Gf); flops=0; copyb=0
     nrep=$SIMREPS mode=measured
@@ -214,7 +219,7 @@ sim() {
 }
 
 t0=$(date +%s)
-[ "${SLR_COMPUTE:-flops}" != measured ] && [ "${SLR_RATE:-grid}" = 1x1 ] && simone
+[ "${SLR_COMPUTE:-flops}" != measured ] && [ "$RATE" = 1x1 ] && simone
 for s in $SETTINGS; do
   set=${s%%:*}; g=${s#*:}
   echo "== simulated/real: $set $g, real runs ($(date -u +%H:%M:%S) UTC)"
@@ -223,7 +228,7 @@ for s in $SETTINGS; do
     *)
       # a bed of two hosts for this setting alone, its links held to the rate
       bash $C with 2 bash -c 'bash '"$C"' link "$CLUSTER" h1 rate '"$set"' && bash '"$C"' link "$CLUSTER" h2 rate '"$set"' &&
-        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' KCSV='"$KCSV"' REPS='"$REPS"' ROUT='"$ROUT"' N='"$N"' NB='"$NB"' \
+        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' KCSV='"$KCSV"' RATE='"$RATE"' REPS='"$REPS"' ROUT='"$ROUT"' N='"$N"' NB='"$NB"' \
         real '"$set"' '"$g"' bash '"$C"' run "$CLUSTER" mpich 1' ;;
   esac
   echo "== simulated/real: $set $g, simulations ($(date -u +%H:%M:%S) UTC)"
