@@ -87,8 +87,12 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     } else if (words && sender) {
         /* a contiguous A is copied while the words are waited for */
         b = bi_buf_get(c.count * c.isize);
-        if (bi_words_in(&c, contig ? c.plan.ready_wait : 0, b->data, contig ? A : NULL,
-                        c.count * c.isize, &rest) && contig) {
+        const int allin = bi_words_in(&c, contig ? c.plan.ready_wait : 0, b->data,
+                                      contig ? A : NULL, c.count * c.isize, &rest);
+        /* every receiver there: the source may finish its sends (transport.c,
+         * bi_source_settle), but where they wait for each other ('C') */
+        c.allthere = allin && c.plan.direct == 2;
+        if (allin && contig) {
             bi_buf_release(b); /* the source, its receivers all there */
             b = NULL;
             c.buf = A;

@@ -183,7 +183,10 @@ static int send_direct(bi_coll *c, MPI_Comm comm, bi_buf *w, MPI_Request **rdy)
     if (c->shape && !bi_bcast_mpi_inplace()) {
         /* packed (BLACS_BCAST_DATATYPE=0): never through its datatype, even
          * to receivers that are there; their words are taken, or queued */
-        if (bi_words_in(c, 0, NULL, NULL, 0, rdy)) *rdy = NULL;
+        if (bi_words_in(c, 0, NULL, NULL, 0, rdy)) {
+            *rdy = NULL;
+            c->allthere = 1; /* the source may finish its MPI_Ibcast (bi_source_settle) */
+        }
         return 0;
     }
     if (!bi_words_in(c, c->plan.ready_wait, w->data + HDR, c->shape ? NULL : c->buf, nb, rdy))

@@ -143,7 +143,8 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * BLACS_SOURCE_WAIT per broadcast, nothing once its missing word shows it
  * late with the progress thread running (bi_source_settle).  And a long
  * broadcast whose receivers have all said they are there (their words,
- * below: come after the source stopped waiting for them and copied) is
+ * below: in before its first send, c->allthere, or come after it stopped
+ * waiting for them and copied) is
  * waited for to the end when its bound passes: each receiver is inside its
  * globally-blocking broadcast/receive, so the wait cannot hang, and a send
  * longer than BLACS_SOURCE_WAIT no longer stops halfway.
@@ -166,6 +167,7 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * stay the buffer's, which waits for them once posted) */
 static int words_all_in(const bi_coll *c)
 {
+    if (c->allthere) return 1;
     if (!c->words) return 0;
     for (int i = 0; i < c->np - 1; i++) {
         int in = 1;
