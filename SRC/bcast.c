@@ -90,8 +90,10 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
         const int allin = bi_words_in(&c, contig ? c.plan.ready_wait : 0, b->data,
                                       contig ? A : NULL, c.count * c.isize, &rest);
         /* every receiver there: the source may finish its sends (transport.c,
-         * bi_source_settle), but where they wait for each other ('C') */
-        c.allthere = allin && c.plan.direct == 2;
+         * bi_source_settle); 'C' too, whose receivers wait for each other,
+         * since each of them waits only for sends of the steps before its
+         * own (bcast_scatcol.c), all posted before the source settles */
+        c.allthere = allin;
         if (allin && contig) {
             bi_buf_release(b); /* the source, its receivers all there */
             b = NULL;

@@ -479,9 +479,9 @@ struct bi_coll {
     bi_reqs direct;
     int lastdirect;
     double wordleft;
-    /* every receiver's word came before the source's first send (plan.direct
-     * 2, or MPI_Ibcast): words is then NULL, and the source may wait for its
-     * sends to the end (bi_source_settle) */
+    /* every receiver's word came before the source's first send (a letter's
+     * plan.direct, or MPI_Ibcast): words is then NULL, and the source may
+     * wait for its sends to the end (bi_source_settle) */
     int allthere;
 };
 

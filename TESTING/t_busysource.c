@@ -10,9 +10,10 @@
  * (TESTING/cluster/cluster_smoke.sh busysource), where the built-in
  * machine (10 GB/s) makes the first bounds 85 times too short.
  *
- *   t_busysource ELEMS ROUNDS COMPUTE_MS [LATE_MS [ge]]
+ *   t_busysource ELEMS ROUNDS COMPUTE_MS [LATE_MS [ge|vec [TOPS]]]
  *
- * On a 1 x 2 grid, for TOP 'S' (PDGETRF's row broadcasts), ' ' and '1':
+ * On a 1 x 2 grid, for TOP 'S' (PDGETRF's row broadcasts), ' ' and '1'
+ * (TOPS, a string of letters, names others: "S 1C" adds 'C'):
  * ROUNDS rounds; in each both processes meet (MPI_Barrier), process 0
  * broadcasts ELEMS doubles rowwise and computes COMPUTE_MS outside MPI,
  * process 1 sleeps LATE_MS (default 0) and receives into a guarded matrix,
@@ -37,6 +38,8 @@
  * word was in before its first send for one that was not there, and left
  * its data waiting for the computation in the first rounds
  * (ScaLAPACK's PDPOTRF over TCP, 1 x 2: 1.18 times the reference's time).
+ * 'C' (scatter-collect) kept that behaviour until its source was changed
+ * the same way.
  */
 #include <time.h>
 #include "tutil.h"
@@ -69,18 +72,24 @@ int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
     if (argc < 4) {
-        if (tu_rank == 0) fprintf(stderr, "usage: t_busysource ELEMS ROUNDS COMPUTE_MS\n");
+        if (tu_rank == 0) fprintf(stderr, "usage: t_busysource ELEMS ROUNDS COMPUTE_MS [LATE_MS [ge|vec [TOPS]]]\n");
         return 2;
     }
     const blacs_int m = atol(argv[1]);
     const int rounds = atoi(argv[2]);
     const double comp = atof(argv[3]) * 1e-3, late = argc > 4 ? atof(argv[4]) * 1e-3 : 0;
     const int ge = argc > 5 && strcmp(argv[5], "ge") == 0;
+    if (argc > 5 && !ge && strcmp(argv[5], "vec") != 0) {
+        if (tu_rank == 0) fprintf(stderr, "t_busysource: the shape is ge or vec, not '%s'\n", argv[5]);
+        return 2;
+    }
     const blacs_int n = ge ? 64 : 1, rows = m / n, lda = ge ? rows + 8 : rows;
     if (m < n || m % n) {
         fprintf(stderr, "t_busysource: ELEMS must be a multiple of %ld\n", (long)n);
         return 2;
     }
+    const char *tops = argc > 6 ? argv[6] : "S 1";
+    const int ntops = (int)strlen(tops);
     tu_watchdog("t_busysource", 120);
     blacs_int me, np, ctxt, pr, pc, r, c;
     Cblacs_pinfo(&me, &np);
@@ -91,10 +100,10 @@ int main(int argc, char **argv)
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, 2);
     Cblacs_gridinfo(ctxt, &pr, &pc, &r, &c);
-    static const char *tops[] = {"S", " ", "1"};
     const char *sw = getenv("BLACS_SOURCE_WAIT");
     const double swait = (sw && *sw ? atof(sw) : 10000) * 1e-6;
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < ntops; t++) {
+        char top[2] = {tops[t], 0};
         double worst = 0, first[2] = {0, 0};
         int excused = 0;
         for (int k = 0; k < rounds; k++) {
@@ -107,16 +116,16 @@ int main(int argc, char **argv)
                 tu_mat_fill(&a, 'D', seed, NULL, NULL);
                 if (late < 0) sleep_s(-late);
                 const double called = mono(); /* one clock for both: the hosts share the kernel */
-                Cdgebs2d(ctxt, "R", (char *)tops[t], rows, n, a.a, lda);
+                Cdgebs2d(ctxt, "R", top, rows, n, a.a, lda);
                 compute(comp);
                 MPI_Send(&called, 1, MPI_DOUBLE, 1, 77, MPI_COMM_WORLD);
             } else {
                 if (late > 0) sleep_s(late);
                 const double t0 = mono();
-                Cdgebr2d(ctxt, "R", (char *)tops[t], rows, n, a.a, lda, 0, 0);
+                Cdgebr2d(ctxt, "R", top, rows, n, a.a, lda, 0, 0);
                 const double w = mono() - t0;
                 long bad = tu_mat_check(&a, 'D', seed, NULL, NULL, 0x5A, "broadcast");
-                TU_CHECK(bad == 0, "TOP '%s' round %d: %ld wrong elements", tops[t], k, bad);
+                TU_CHECK(bad == 0, "TOP '%s' round %d: %ld wrong elements", top, k, bad);
                 double called;
                 MPI_Recv(&called, 1, MPI_DOUBLE, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 if (k < 2) first[k] = w;
@@ -131,12 +140,12 @@ int main(int argc, char **argv)
             printf("TOP '%s': %ld doubles%s, source computing %.0f ms, receiver %.0f ms late: it waited %.1f and %.1f ms in "
                    "the first two rounds, at most %.1f ms %s (%d round%s not checked: the receiver came more than "
                    "BLACS_SOURCE_WAIT after the source's call)\n",
-                   tops[t], (long)m, ge ? " (GE, 64 columns)" : "", comp * 1e3, late * 1e3, first[0] * 1e3,
+                   top, (long)m, ge ? " (GE, 64 columns)" : "", comp * 1e3, late * 1e3, first[0] * 1e3,
                    first[1] * 1e3, worst * 1e3, late < 0 ? "in all" : "after", excused,
                    excused == 1 ? "" : "s");
             TU_CHECK(worst < 0.5 * comp,
                      "TOP '%s': a receiver waited %.1f ms for %ld doubles while the source computed %.0f ms: "
-                     "the data waited for the computation", tops[t], worst * 1e3, (long)m, comp * 1e3);
+                     "the data waited for the computation", top, worst * 1e3, (long)m, comp * 1e3);
         }
     }
     Cblacs_gridexit(ctxt);

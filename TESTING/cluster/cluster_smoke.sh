@@ -17,7 +17,8 @@
 #              round, far longer than any transfer here even beside other
 #              test runs (4 MB took up to 157 ms beside two of them); and a
 #              1 MB GE panel (not contiguous) to a receiver there 5 ms
-#              before its source, every round checked (no learning needed)
+#              before its source, every round checked (no learning needed),
+#              for 'C' as well
 #   offmpi     t_offmpi across hosts: 1,000 sends of 1 KB to a receiver outside
 #              MPI (1 rank a host), and short and long TOP ' ' broadcasts and
 #              sums on 2 hosts x 2 ranks whose receivers come 0.2 s late
@@ -68,7 +69,7 @@ job)
 busysource)
   if $cs with 2 bash -c "$cs link \$CLUSTER h1 rate 1gbit && $cs link \$CLUSTER h2 rate 1gbit &&
        $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 65536 4 1000 && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 524288 4 1000 3 &&
-       $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 131072 3 500 -5 ge"
+       $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 131072 3 500 -5 ge \"S 1C\""
   then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
 offmpi)
