@@ -120,7 +120,9 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * BLACS_SOURCE_WAIT in all (plan.ord_cap): when the receivers are there the
  * sends go out one after the other as LAWN 73's models assume; when one is
  * not (its bound passes), the source posts the rest at once and returns, so
- * a missing receiver costs it one bound.
+ * a missing receiver costs it one bound (but for sends whose receivers have
+ * all said they are there, below, which finish even after the bound is
+ * spent).
  * The last send is waited for in the same way before the source returns
  * (bi_coll_finish): its next messages then do not share its link with this
  * broadcast's tail (a split ring's -1 half, a ring's last piece) --
@@ -145,7 +147,8 @@ static void traced(bi_coll *c, int to, size_t items, int tag)
  * broadcast whose receivers have all said they are there (their words,
  * below: in before its first send, c->allthere, or come after it stopped
  * waiting for them and copied) is
- * waited for to the end when its bound passes: each receiver is inside its
+ * waited for to the end when its bound passes, or was spent by the sends
+ * before (without the progress thread): each receiver is inside its
  * globally-blocking broadcast/receive, so the wait cannot hang, and a send
  * longer than BLACS_SOURCE_WAIT no longer stops halfway.
  * TESTING/t_busysource.c over TCP held to 1 Gbit/s: 4 MB to a receiver 3
@@ -180,7 +183,19 @@ static int words_all_in(const bi_coll *c)
 
 void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes)
 {
-    if (c->me != c->root || c->op || c->ordspent >= c->plan.ord_cap) return;
+    if (c->me != c->root || c->op || c->plan.ord_cap <= 0) return;
+    if (c->ordspent >= c->plan.ord_cap) {
+        /* the bound is spent, and the rest go at once; but a send whose
+         * receivers have all said they are there still finishes (as below),
+         * for without the progress thread its data would wait for the
+         * source's next MPI call (over TCP): 'C' on 1 x 2 sends twice, and
+         * once the factor had grown its first wait took the whole bound, so
+         * a 1 MB panel's receiver that was there waited 560 ms, the
+         * source's computation (TESTING/t_busysource.c) */
+        if (!bi_progress_running() && (c->lastdirect || words_all_in(c)))
+            bi_wait(r, MPI_STATUS_IGNORE, 's', -1, -1, bytes);
+        return;
+    }
     /* A receiver whose word (plan.direct) is not in has not called the
      * broadcast yet.  With the progress thread the data moves without the
      * source (the buffer's post arms it), so the source does not wait for
