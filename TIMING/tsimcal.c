@@ -14,6 +14,15 @@
  *   SIM_COPY   us a byte of a memcpy of 256 KB, warm (median of 5 rounds of
  *              50): what a BLACS's own copies cost in the simulations
  *              (SL_COPY_BETA, TIMING/sim/sl_copy.c);
+ *   SIM_BWF    SMPI's smpi/bw-factor list: by message size, 1 KB to 1 MB
+ *              in powers of two, the bandwidth of one message sent after
+ *              both processes paused 2 ms outside MPI (fastest of 9
+ *              rounds, as a pause may lose the core on a busy machine; its
+ *              one-way time less the 8-byte one) over SIM_BW, 1 from
+ *              2 MB on.  ScaLAPACK sends between computations, not back
+ *              to back: over a link held to a rate by a token bucket (the
+ *              test bed's tc tbf, 64 KB of burst) such a message of up to
+ *              16 KB crosses at the speed of memory, not of the rate;
  * and, for the record, a failed MPI_Test and MPI_Iprobe (the simulation's
  * polls nap instead: TIMING/sim/simmpi.c).  Part of make calibrate;
  * TIMING/sim/sl_real.sh makes its two-host platforms from SIM_LAT and SIM_BW.
@@ -96,6 +105,28 @@ int main(int argc, char **argv)
     qsort(lat, R, sizeof *lat, cmp);
     qsort(big, R, sizeof *big, cmp);
     double bw = BIG / (big[R / 2] - lat[R / 2]);
+    /* messages between pauses: 1 KB .. 1 MB, each after 2 ms outside MPI
+     * on both sides, answered by 8 bytes */
+    enum { GK0 = 10, GK1 = 20, GR = 9 };
+    double gap[GK1 + 1] = {0};
+    for (int k = GK0; k <= GK1; k++) {
+        double t[GR];
+        for (int r = 0; r < GR; r++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            away(0.002);
+            double t0 = MPI_Wtime();
+            if (me == 0) {
+                MPI_Send(buf, 1 << k, MPI_BYTE, 1, 6, MPI_COMM_WORLD);
+                MPI_Recv(buf, 8, MPI_BYTE, 1, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(buf, 1 << k, MPI_BYTE, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, 8, MPI_BYTE, 0, 6, MPI_COMM_WORLD);
+            }
+            t[r] = MPI_Wtime() - t0 - lat[R / 2]; /* the message's one-way time */
+        }
+        qsort(t, GR, sizeof *t, cmp);
+        gap[k] = t[0];
+    }
     /* the eager threshold */
     if (!buf) MPI_Abort(MPI_COMM_WORLD, 2);
     int eager = 0;
@@ -141,8 +172,22 @@ int main(int argc, char **argv)
         printf("#   a ping-pong's one-way time: 8 bytes %.3f us, 4 MB %.1f us (%.3g bytes/s)\n", lat[R / 2] * 1e6,
                big[R / 2] * 1e6, bw);
         printf("#   a copy of 256 KB: %.3g us a byte (%.1f GB/s)\n", cpy[R / 2], 1e-3 / cpy[R / 2]);
-        printf("export SIM_OS=%.3g SIM_EAGER=%d SIM_LAT=%.3g SIM_BW=%.3g SIM_COPY=%.3g\n", post[R / 2], eager,
-               lat[R / 2], bw, cpy[R / 2]);
+        /* the factors: bandwidth between pauses over SIM_BW, within 1/4 and 64 */
+        char bwf[512];
+        int o = 0;
+        printf("#   one message after a pause, one-way (us) and bandwidth over SIM_BW:");
+        for (int k = GK0; k <= GK1; k++) {
+            const double x = gap[k] - lat[R / 2]; /* what the bytes took */
+            double f = x > 0 ? (double)(1 << k) / x / bw : 64; /* (none: as fast as it gets) */
+            if (!(f < 64)) f = 64;
+            if (f < 0.25) f = 0.25;
+            printf("%s %d KB %.1f %.2f", k == GK0 ? "" : ",", 1 << (k - 10), gap[k] * 1e6, f);
+            o += snprintf(bwf + o, sizeof bwf - (size_t)o, "%d:%.3g;", k == GK0 ? 0 : 1 << k, f);
+        }
+        snprintf(bwf + o, sizeof bwf - (size_t)o, "%d:1", 1 << (GK1 + 1));
+        printf("\n");
+        printf("export SIM_OS=%.3g SIM_EAGER=%d SIM_LAT=%.3g SIM_BW=%.3g SIM_COPY=%.3g SIM_BWF='%s'\n", post[R / 2],
+               eager, lat[R / 2], bw, cpy[R / 2], bwf);
     }
     MPI_Finalize();
     return 0;

@@ -23,7 +23,10 @@
 #      bandwidth SIM_BW to a crossbar, the two links' latencies adding up
 #      to SIM_LAT less the two per-message costs SMPI charges (SIM_OS at
 #      each end); SMPI set up as for the table (SIM_MPICH with this
-#      setting's SIM_OS and SIM_EAGER); the computation charged by its
+#      setting's SIM_OS and SIM_EAGER); on the bed's settings, each
+#      message's bandwidth by its size as Tsim measures it for one message
+#      between pauses (SIM_BWF, SMPI's smpi/bw-factor; SLR_BWF, below); the
+#      computation charged by its
 #      operation count (the flops mode, sl_flops.c) at the rate each of the
 #      two processes computed in the real run: the real build times its
 #      BLAS and LAPACK calls (sl_flops.c with -DSL_REAL), and what a process
@@ -50,6 +53,17 @@
 #      real time (many short bursts, two ranks on one core), so it is not
 #      the default.  SLR_JOBS (2) simulations run at once, never beside a
 #      real run.
+#   The bandwidth by size (SLR_BWF: bed, the default; all; none): the
+#      bed holds each link to its rate with a token bucket (tc tbf, 64 KB of
+#      burst), so a message of up to 16 KB that follows a pause crosses at
+#      the speed of memory, where a link of that rate would take 131 us
+#      for 16 KB; ScaLAPACK's messages come between computations.  Over
+#      1 Gbit/s, the bandwidth of 4 MB for every message made the
+#      simulated PDSYTRD (many short vectors) 1.16 times the real one.
+#      With SIM_BWF the simulation runs SMPI's network model with those
+#      factors (network/model:SMPI, smpi/lat-factor 1, network/weight-S 0:
+#      otherwise the CM02 model's).  On shared memory there is no bucket,
+#      and SLR_BWF=bed leaves its flat bandwidth.
 # Writes OUTDIR/real.csv (setting,grid,lib,world,routine,N,seconds,residual,
 # round: one row a run), OUTDIR/real-compute.csv (the real runs' SLK lines) and
 # OUTDIR/real.txt: one line per routine, setting and library,
@@ -71,6 +85,11 @@ ROUT=${SLR_ROUTINES:-getrf,potrf,geqrf,sytrd}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 JOBS=${SLR_JOBS:-2} # simulations at once (each is one process; never beside a real run)
 RATE=${SLR_RATE:-grid} # where the simulated hosts' computation rates come from (above)
+BWF=${SLR_BWF:-bed} # where the bandwidth goes by message size (above)
+case $BWF in
+  bed | all | none) ;;
+  *) echo "sl_real.sh: SLR_BWF is bed, all or none, not '$BWF'" >&2; exit 2 ;;
+esac
 case $RATE in
   grid | kernel | 1x1) ;;
   *) echo "sl_real.sh: SLR_RATE=$RATE: not grid, kernel or 1x1"; exit 2 ;;
@@ -173,10 +192,14 @@ sim() {
   local set=$1 g=$2 p q r lib rt
   p=${g%x*}; q=${g#*x}
   local line; line=$(grep '^export SIM_' "$RAW/tsim_$set.txt") || { echo "sl_real.sh: no calibration for $set"; return 1; }
-  local SIM_OS SIM_EAGER SIM_LAT SIM_BW SIM_COPY=5e-5
+  local SIM_OS SIM_EAGER SIM_LAT SIM_BW SIM_COPY=5e-5 SIM_BWF=
   eval "${line#export }"
   local cfg
   read -r -a cfg <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS")"
+  if [ -n "$SIM_BWF" ] && { [ "$BWF" = all ] || { [ "$BWF" = bed ] && [ "$set" != shm ]; }; }; then
+    cfg+=(--cfg=network/model:SMPI --cfg=smpi/bw-factor:"$SIM_BWF" --cfg=smpi/lat-factor:0:1 --cfg=network/weight-S:0)
+    echo "  $set: bandwidth by message size, SIM_BWF='$SIM_BWF'"
+  fi
   local flops=1 runs=("$ROUT") speed copyb=$SIM_COPY nrep=$REPS mode=$RATE running=0
   if [ "${SLR_COMPUTE:-flops}" = measured ]; then
     cfg+=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:20Gf); flops=0; copyb=0
