@@ -55,8 +55,8 @@
 #      real run.
 #   The bandwidth by size (SLR_BWF: bed, the default; all; none): the
 #      bed holds each link to its rate with a token bucket (tc tbf, 64 KB of
-#      burst), so a message of up to 16 KB that follows a pause crosses at
-#      the speed of memory, where a link of that rate would take 131 us
+#      burst), so a message of up to 16 KB sent after a computation crosses
+#      at the speed of memory, where a link of that rate would take 131 us
 #      for 16 KB; ScaLAPACK's messages come between computations.  Over
 #      1 Gbit/s, the bandwidth of 4 MB for every message made the
 #      simulated PDSYTRD (many short vectors) 1.16 times the real one.
