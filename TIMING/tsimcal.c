@@ -21,10 +21,11 @@
  *              busy machine; its one-way time less the 8-byte one) over
  *              SIM_BW, 1 to 64, and 1 from 2 MB on.  A factor below 1 is
  *              what the pause costs the next message (10-20 us over the
- *              bed's TCP), not its bytes, and is taken as 1.  ScaLAPACK sends between computations, not back
- *              to back: over a link held to a rate by a token bucket (the
- *              test bed's tc tbf, 64 KB of burst) such a message of up to
- *              16 KB crosses at the speed of memory, not of the rate;
+ *              bed's TCP), not its bytes, and is taken as 1.  ScaLAPACK
+ *              sends between computations, not back to back: over a link
+ *              held to a rate by a token bucket (the test bed's tc tbf,
+ *              64 KB of burst) such a message of up to 16 KB crosses at
+ *              the speed of memory, not of the rate;
  * and, for the record, a failed MPI_Test and MPI_Iprobe (the simulation's
  * polls nap instead: TIMING/sim/simmpi.c).  Part of make calibrate;
  * TIMING/sim/sl_real.sh makes its two-host platforms from SIM_LAT and SIM_BW.
