@@ -19,6 +19,7 @@
 #include <ctype.h>
 #include <mpi.h>
 #include "blacs.h"
+#include "tpingpong.h" /* MPI_COMM_WORLD helpers: mpi_echo, tbusy */
 
 #if defined(TIMING_MKL)
 #define TLIB "mkl" /* Intel MKL's BLACS (TIMING/timing.mk, with TIMING_REF) */
@@ -115,13 +116,6 @@ static inline double tmedian(double *v, int k)
 {
     qsort(v, (size_t)k, sizeof *v, tcmpd);
     return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
-
-/* s seconds of computation outside MPI (a loop on the clock) */
-static inline void tbusy(double s)
-{
-    volatile double x = 1;
-    for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < s;) x = x * 1.0000001 + 1e-9;
 }
 
 #endif
