@@ -432,7 +432,8 @@ typedef struct {
 /* what MPICH sends eagerly on shared memory, without its receiver: 8 KB
  * (MPICH 4.0.2 sends up to 8,255 bytes eagerly there, so 8 KB -- 1,024
  * doubles, a size ScaLAPACK's broadcasts often have -- too; the
- * simulation's SIM_EAGER, make calibrate) */
+ * simulation's SIM_EAGER, make calibrate); between hosts, with UCX over
+ * TCP, up to 16 KB (Tsim), so pieces of 8 KB go eagerly there too */
 #define BI_NODE_EAGER 8192.0
 /* and how many such pieces MPICH holds for a receiver that is not there:
  * 32 of 8 KB went (a relay of 256 KB returned within 0.5 ms while its next

@@ -271,9 +271,9 @@ size_t bi_pipe_nseg(const bi_machine *m, int np, size_t count, size_t isize)
  * the model alone): 1.054 times the reference's time with the pieces,
  * 1.004 in one piece (make bench-scalapack, flops).  With the built-in
  * machine (alpha 2 us, beta 1e-4 us a byte) a vector goes in one piece up
- * to 180 KB, in two at most up to 380 KB, in six at most at 1 MB.  (On
- * one node under MPICH the plan takes pieces MPICH sends eagerly instead:
- * plan.c's node_pieces.) */
+ * to 180 KB, in two at most up to 380 KB, in six at most at 1 MB.  (Under
+ * MPICH the plan takes pieces MPICH sends eagerly instead, up to 128 KB:
+ * plan.c's eager_pieces.) */
 #define RING_NEAR 0.1
 
 size_t bi_ring_nseg(const bi_machine *m, char top, int np, int param, size_t count, size_t isize)

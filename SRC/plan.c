@@ -102,29 +102,30 @@ static void tree_instead(bi_plan *p, int bcast)
     p->mpi = 0;
 }
 
-/* the rings' pieces in a scope on one node under MPICH, with a relay (3
- * processes or more), BLACS_PIPE_SEGMENT unset, for a vector of at most
- * BI_NODE_EAGER_PIECES such pieces (128 KB): pieces MPICH sends eagerly
- * (BI_NODE_EAGER), whatever the model would cut.  A relay forwards each
- * piece as it comes and returns once its sends complete; sends MPI takes
- * without their receiver complete at once, so it no longer waits for a
- * next hop that is still computing (a relay of one 128 KB message waited
- * for its late next hop's whole 20 ms; of 8 KB pieces, 0.4-0.6 ms: MPICH,
- * 'I' on 1 x 3), nor the source for its first.  A longer vector keeps the
- * model's pieces: past what MPICH holds (core.h) the pieces left over
- * wait for their relay's progress, and its late receiver waited 16-30 ms
- * more than for one message (512 KB to 1 MB).  Simulated ScaLAPACK on
- * nodes of 16, comm: PDPOTRF 8 x 8 (N = 2048) 0.931 of the reference's
- * time, was 1.016; 16 x 16 (N = 4096) 0.975, was 1.026; with the
- * computation charged, 16 x 16 went from 1.009 to 1.031, lost in the
- * transposes that follow, which now start together and share a node's
- * link (a whole message to each path's head gave 1.027: make
- * bench-scalapack, TIMING/README).  Open MPI's shared memory takes no
- * 8 KB piece without its receiver (the same relay waits 23 ms), so there
- * the model's pieces stay. */
-static int node_pieces(const bi_call_in *in)
+/* the rings' pieces under MPICH, with a relay (3 processes or more),
+ * BLACS_PIPE_SEGMENT unset, for a vector of at most BI_NODE_EAGER_PIECES
+ * such pieces (128 KB): pieces MPICH sends eagerly (BI_NODE_EAGER),
+ * whatever the model would cut.  A relay forwards each piece as it comes
+ * and returns once its sends complete; sends MPI takes without their
+ * receiver complete at once, so it no longer waits for a next hop that is
+ * still computing, nor the source for its first.  On one node (MPICH's
+ * shared memory, 'I' on 1 x 3, next hop 20 ms late) a relay of one 128 KB
+ * message waited 20 ms, of 8 KB pieces 0.4-0.6 ms.  Between hosts (MPICH
+ * with UCX over TCP, one process a host, next hop 300 ms late) it waited
+ * 304-324 ms for one 128 KB message and 0.4-54 ms in pieces; over
+ * 1 Gbit/s 305-320 ms against 4-42 ms.  A longer vector keeps the model's
+ * pieces: past what MPICH holds (core.h) the pieces left over wait for
+ * their relay's progress, and its late receiver waited 16-30 ms more than
+ * for one message (512 KB to 1 MB, shared memory).  Simulated ScaLAPACK
+ * on nodes of 16 (make bench-scalapack, TIMING/README): PDPOTRF 16 x 16
+ * (N = 4096), whose column rings cross nodes, 0.893 of the reference's
+ * time in the comm mode and 1.000 in the flops mode, with pieces on one
+ * node only 0.975 and 1.031.  Open MPI's shared memory takes no 8 KB
+ * piece without its receiver (the same relay waits 23 ms), so there the
+ * model's pieces stay. */
+static int eager_pieces(const bi_call_in *in)
 {
-    return BI_MPICH && in->onenode && in->np > 2 && bi_pipe_segment() <= 0 &&
+    return BI_MPICH && in->np > 2 && bi_pipe_segment() <= 0 &&
            (double)in->count * (double)in->isize <= BI_NODE_EAGER_PIECES * BI_NODE_EAGER;
 }
 
@@ -135,7 +136,7 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
     const int flags = bcast ? t->bcast_flags : t->comb_flags;
     if (flags & BI_TOP_NSEG) p->nseg = bi_pipe_nseg(m, in->np, in->count, in->isize);
     if (flags & BI_TOP_PIECES)
-        p->nseg = node_pieces(in) ? bi_pieces_upto(in->count, in->isize, BI_NODE_EAGER)
+        p->nseg = eager_pieces(in) ? bi_pieces_upto(in->count, in->isize, BI_NODE_EAGER)
                                   : bi_ring_nseg(m, t->top, in->np, p->param, in->count, in->isize);
     if (flags & BI_TOP_HALVE)
         p->halve = (in->root < 0 && in->coherent)

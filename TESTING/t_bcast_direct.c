@@ -23,7 +23,7 @@
  * With "ge" the matrix is 1000 x 100 in LDA 1003: under
  * BLACS_BCAST_DATATYPE=1 the source sends it from A through its datatype,
  * otherwise (name it 0), and for 'C' always, from a packed copy; so do the
- * rings on one node under MPICH, whose 8 KB pieces a datatype does not cut.
+ * rings under MPICH, whose 8 KB pieces a datatype does not cut.
  *   t_bcast_direct TOPS [ge]
  * The source's wait for the words is made 100 ms (BLACS_MEMCPY_BETA,
  * BLACS_SOURCE_WAIT, set here), so that "here" holds on a loaded machine.
@@ -37,7 +37,7 @@
  * A through its datatype) */
 static int M, NC, LD;
 static int ge_packed; /* "ge" under BLACS_BCAST_DATATYPE=0: always from a copy */
-static int node_eager; /* MPICH, every process on one node */
+static int node_eager; /* MPICH */
 
 /* the library's sends of data at the source: from A, or from elsewhere;
  * to the late process (rank lateto of the grid's communicator) or others */
@@ -79,8 +79,8 @@ static void one(blacs_int ctxt, int np, int me, char top, int root, int late)
     char tp[2] = {top, 0};
     const int lateone = (root + np - 1) % np; /* the last process from the source */
     /* 'C' sends a non-contiguous A from a copy whatever MPI's datatypes do */
-    /* and on one node under MPICH the rings' 8 KB pieces, which a shape's
-     * datatype does not cut (plan.c's node_pieces) */
+    /* and under MPICH the rings' 8 KB pieces, which a shape's datatype
+     * does not cut (plan.c's eager_pieces) */
     const double bytes = (double)M * NC * sizeof(double);
     const int pieced = node_eager && np > 2 && strchr("IDSM", top) && bytes > 8192 &&
                        bytes <= 16 * 8192;
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
     Cblacs_pinfo(&me, &np);
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "Row", 1, np);
-    node_eager = tu_mpich_one_node();
+    node_eager = tu_mpich();
 #if !defined(MPICH_VERSION)
     /* ' ' goes straight from A under MPICH only, which checks a broadcast's
      * count itself (bcast_mpi.c): elsewhere always from a copy */

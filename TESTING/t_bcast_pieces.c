@@ -12,9 +12,9 @@
  *     the topology's model (the README's table, written out below and
  *     searched over every k), no piece under 8 KiB, at most 4096 and count
  *     pieces, and no more than delay the first hop by 10% of T_c(n)
- *     (doc/topologies.md); under MPICH on one node, with 3 processes or
- *     more, BLACS_PIPE_SEGMENT unset and at most 128 KiB, ceil(bytes /
- *     8 KiB) instead (pieces MPICH sends eagerly);
+ *     (doc/topologies.md); under MPICH, with 3 processes or more,
+ *     BLACS_PIPE_SEGMENT unset and at most 128 KiB, ceil(bytes / 8 KiB)
+ *     instead (pieces MPICH sends eagerly);
  *   - that every process but the source received once (one group of
  *     pieces in all the scope's traces for each);
  *   - that the long vectors really went in several pieces wherever the
@@ -22,7 +22,7 @@
  *     paths on 4 processes (and the short one in one).
  * Run on 2..5 processes, with and without BLACS_PIPE_SEGMENT.
  *   t_bcast_pieces late   (3 processes) a relay whose next hop is 300 ms
- *                         late: on one node under MPICH it and the source
+ *                         late: under MPICH it and the source
  *                         return within 0.1 s (late() below).
  */
 #include <math.h>
@@ -31,8 +31,8 @@
 #include "tutil.h"
 
 static int np, me;
-/* MPICH, every process on one node: the rings of 3 processes or more cut
- * a long vector into pieces of 8 KB, what MPICH sends eagerly there */
+/* MPICH, on one node or across nodes: the rings of 3 processes or more
+ * cut a long vector into pieces of 8 KB, what MPICH sends eagerly */
 static int node_eager;
 static char tracename[512];
 static FILE *tf;
@@ -188,7 +188,7 @@ static void one(blacs_int ctxt, char top, int rings, char type, size_t esz, cons
 }
 
 /* late: 'I' on 1 x 3 (0 to 1 to 2), 128 KB, the last process 300 ms late
- * to its receive, three times.  Under MPICH on one node the relay (1)
+ * to its receive, three times.  Under MPICH the relay (1)
  * passes 8 KB pieces on, which MPICH takes without their receiver, so it
  * returns long before 2 comes; the source too.  Everywhere the data and
  * the guards are checked. */
@@ -235,13 +235,13 @@ int main(int argc, char **argv)
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
     np = (int)npcol;
     me = (int)myc;
-    node_eager = tu_mpich_one_node();
+    node_eager = tu_mpich();
 
     static const shape_t shapes[] = {
         {131071, 1, 131071, 1}, /* odd: the pieces' blocks differ by one item */
         {1001, 131, 1003, 1},   /* LDA > M: packed, then pieced */
         {1001, 1, 1001, 0},     /* short: one piece */
-        {16001, 1, 16001, 2},   /* 128 KB of doubles: pieced on one node under MPICH */
+        {16001, 1, 16001, 2},   /* 128 KB of doubles: pieced under MPICH */
     };
     static const struct { char top; int rings; } tops[] = {
         {'I', 1}, {'D', 1}, {'S', 1}, {'M', 2}, {'M', -2}};

@@ -39,10 +39,10 @@ void tu_trace_setup(const char *prog, char *name, size_t size);
 /* sums the counts over MPI_COMM_WORLD, rank 0 prints "N passed, M failed";
  * returns the exit status (0 when nothing failed anywhere) */
 int tu_finish(void);
-/* 1 under MPICH with every process of MPI_COMM_WORLD on one node: where the
- * library's rings of 3 processes or more cut a vector of up to 128 KB into
- * the 8 KB pieces MPICH sends eagerly (SRC/plan.c, node_pieces) */
-int tu_mpich_one_node(void);
+/* 1 under MPICH: where the library's rings of 3 processes or more cut a
+ * vector of up to 128 KB into the 8 KB pieces MPICH sends eagerly, on one
+ * node or across nodes (SRC/plan.c, eager_pieces) */
+int tu_mpich(void);
 
 /* guarded matrix of element size esz: GUARD elements before and after */
 #define TU_GUARD 16
