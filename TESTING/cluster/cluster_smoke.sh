@@ -39,6 +39,13 @@
 #              grid to row 0 (column 1's destination is the lone member) and
 #              to row 1, the destinations 0.2 s late, every other member
 #              waiting for their signal outside MPI
+#   relay      t_bcast_pieces on 3 hosts, 1 rank each: the rings' pieces
+#              between hosts as the plan has them (MPICH: 8 KB up to
+#              128 KB, which MPICH sends eagerly over TCP too), every
+#              receiver once, data and guards; and its late case, 'I' of
+#              128 KB whose last host is 300 ms late to its receive: under
+#              MPICH the relay and the source return within 0.1 s (one
+#              message kept the relay 304-324 ms)
 #   interrupt  `cluster.sh with 2 sleep 100` in the background, stopped by
 #              SIGINT, then another by SIGTERM: no bed namespace and no
 #              process of it may be left
@@ -91,6 +98,10 @@ reduce)
     job 't_offmpi sum 3x2 C to row 0' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_offmpi sum 12000 3 2 C 0 0
     job 't_offmpi sum 3x2 C to row 1' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_offmpi sum 12000 3 2 C 1 0
     $total" ;;
+relay)
+  if $cs with 3 bash -c "$cs run \$CLUSTER $mpi 1 -n 3 $bin/t_bcast_pieces && $cs run \$CLUSTER $mpi 1 -n 3 $bin/t_bcast_pieces late"
+  then echo "1 passed, 0 failed"
+  else echo "0 passed, 1 failed"; exit 1; fi ;;
 interrupt)
   p=0 f=0
   # job control: a background job that ignored SIGINT (as bash makes them
