@@ -32,8 +32,10 @@
 
 static int np, me;
 /* MPICH, on one node or across nodes: the rings of 3 processes or more
- * cut a long vector into pieces of 8 KB, what MPICH sends eagerly */
-static int node_eager;
+ * cut a vector of up to 128 KB into pieces of 8 KB, what MPICH sends
+ * eagerly (eager() says whether n bytes go so) */
+static int mpich;
+static int eager(double n) { return mpich && np >= 3 && n <= 16 * 8192; }
 static char tracename[512];
 static FILE *tf;
 
@@ -102,7 +104,7 @@ static long pieces(char top, int rings, long items, size_t esz)
 {
     double n = (double)items * (double)esz, seg = envd("BLACS_PIPE_SEGMENT", 0), k = 1;
     if (seg > 0) k = ceil(n / seg);
-    else if (node_eager && np >= 3 && n <= 16 * 8192) k = ceil(n / 8192); /* MPICH's eager */
+    else if (eager(n)) k = ceil(n / 8192); /* MPICH's eager */
     else if (np >= 3 && n > 0) {
         double kmax = floor(n / 8192), tbest = HUGE_VAL;
         if (kmax > 4096) kmax = 4096;
@@ -114,7 +116,7 @@ static long pieces(char top, int rings, long items, size_t esz)
     }
     if (k > 4096) k = 4096;
     if (k > items) k = (double)items;
-    if (seg <= 0 && !(node_eager && np >= 3 && n <= 16 * 8192)) { /* the first hop no more than 10% later than one message's T_c(n) */
+    if (seg <= 0 && !eager(n)) { /* the first hop no more than 10% later than one message's T_c(n) */
         const double a = envd("BLACS_ALPHA", 2.0), b = envd("BLACS_BETA", 1e-4);
         while (k > 1 && (k - 1) * a > 0.1 * (a + b * n)) k--;
     }
@@ -181,7 +183,7 @@ static void one(blacs_int ctxt, char top, int rings, char type, size_t esz, cons
      * with 2 rings: its link carries 2 n whatever k and one hop follows,
      * so the model gives one piece) */
     const int two_paths = top == 'S' || (top == 'M' && rings != 1 && rings != -1);
-    const int pieced = node_eager && np >= 3 && (double)items * (double)esz <= 16 * 8192;
+    const int pieced = eager((double)items * (double)esz);
     if ((sh->lng == 1 || (sh->lng == 2 && pieced)) && h >= 2 && !(np == 4 && two_paths && !pieced))
         TU_CHECK(k > 1, "%s: a long vector in %ld piece(s)", what, k);
     if (!sh->lng && !getenv("BLACS_PIPE_SEGMENT")) TU_CHECK(k == 1, "%s: short in %ld", what, k);
@@ -217,7 +219,7 @@ static void late(blacs_int ctxt)
         tu_mat_free(&a);
     }
     /* (under valgrind everything is some 50 times slower) */
-    if (node_eager && me < 2 && !getenv("VALGRIND"))
+    if (mpich && me < 2 && !getenv("VALGRIND"))
         TU_CHECK(slowest < 0.1, "%s took %.3f s with its next hop 300 ms late",
                  me ? "the relay" : "the source", slowest);
 }
@@ -235,7 +237,7 @@ int main(int argc, char **argv)
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
     np = (int)npcol;
     me = (int)myc;
-    node_eager = tu_mpich();
+    mpich = tu_mpich();
 
     static const shape_t shapes[] = {
         {131071, 1, 131071, 1}, /* odd: the pieces' blocks differ by one item */

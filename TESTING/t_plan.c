@@ -18,6 +18,13 @@ static bi_call_in call(char top, int np, size_t count, size_t isize, int root)
     return in;
 }
 
+/* the rings' pieces under MPICH with a relay, up to 128 KB: n bytes in
+ * pieces of 8 KB, MPICH's eager ones (plan.c's eager_pieces); 0 elsewhere */
+static size_t eager_k(int np, double n)
+{
+    return BI_MPICH && np > 2 && n <= 16 * 8192 ? (size_t)ceil(n / 8192) : 0;
+}
+
 /* The posting cost (BLACS_POST_ALPHA): a source posts sends whose transfer
  * is under 1% of T_c(0) together, and then its sends are spaced by the
  * larger of T_p and their bytes on its link, not by T_s.  Run as
@@ -326,8 +333,8 @@ int main(int argc, char **argv)
                 const double n = 8.0 * (double)counts[j];
                 /* under MPICH, up to 128 KB, the eager pieces instead (below);
                  * the model's k is then bi_ring_nseg's, checked here all the same */
-                if (BI_MPICH && np > 2 && n <= 16 * 8192) {
-                    TU_CHECK(p.nseg == (size_t)ceil(n / 8192), "'%c' on %d, %zu doubles: %zu pieces, "
+                if (eager_k(np, n)) {
+                    TU_CHECK(p.nseg == eager_k(np, n), "'%c' on %d, %zu doubles: %zu pieces, "
                              "not MPICH's eager 8 KB", R[i].top, np, counts[j], p.nseg);
                     p.nseg = bi_ring_nseg(m, R[i].top, np, p.param, counts[j], 8);
                 }
@@ -395,8 +402,8 @@ int main(int argc, char **argv)
                             in.onenode = node;
                             p = bi_bcast_plan(&in, m);
                             size_t want = bi_ring_nseg(m, tops[a], nps[b], p.param, cn[j], 8);
-                            if (BI_MPICH && nps[b] > 2 && cn[j] * 8 <= 16 * 8192)
-                                want = (cn[j] * 8 + 8191) / 8192;
+                            if (eager_k(nps[b], 8.0 * (double)cn[j]))
+                                want = eager_k(nps[b], 8.0 * (double)cn[j]);
                             TU_CHECK(p.nseg == want, "'%c' on %d %s, %zu doubles: %zu pieces, expected %zu",
                                      tops[a], nps[b], node ? "on one node" : "across nodes", cn[j],
                                      p.nseg, want);

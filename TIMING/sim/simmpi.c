@@ -36,9 +36,9 @@
  * on MPICH -- would spin for ever; SMPI's MPI_Probe is such a loop itself.
  * Each failed test or probe of what failed last naps (simulated: smpicc
  * makes nanosleep SMPI's) for a 256th of the time since its first failure,
- * at least 1 ns and at most 1 ms, so a completion or arrival is seen at most 0.4%
- * (or 1 ms) late.  SMPI's own
- * injected test time (smpi/test) grows linearly and costs either
+ * at least 1 ns and at most 1 ms (so a hang moves the clock 1 ms a nap, not
+ * geometrically), so a completion or arrival is seen at most 0.4% (or 1 ms)
+ * late.  SMPI's own injected test time (smpi/test) grows linearly and costs either
  * precision (a 100-double tree broadcast 15% behind the reference's at
  * p = 16) or, fixed at MPICH's 0.018 us, tens of thousands of context
  * switches per millisecond waited (make simulate at its smallest: 9
@@ -172,7 +172,7 @@ static void nap(const void *key, int src, int tag, MPI_Comm comm)
         cur.key = key, cur.src = src, cur.tag = tag, cur.comm = comm, cur.since = now;
     double d = (now - cur.since) / 256;
     if (d < 1e-9) d = 1e-9;
-    if (d > 1e-3) d = 1e-3; /* a wait that never ends (a hang) moves the clock by 1 ms a nap, not geometrically */
+    if (d > 1e-3) d = 1e-3;
     struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9) + 1};
     nanosleep(&ts, NULL);
 }
