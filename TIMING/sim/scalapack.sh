@@ -24,7 +24,11 @@
 #             the same in every run, whatever else the machine is doing
 # Our library is told each network's machine, BLACS_ALPHA and BLACS_BETA
 # as `make calibrate` measures them there (a simulated ping-pong: 1.00 us
-# and 1e-4 us a byte on net10g, 5.02 us and 8e-4 on net1g), since its
+# and 1e-4 us a byte on net10g, 5.02 us and 8e-4 on net1g) and
+# BLACS_SEND_ALPHA, the simulated MPI's cost of posting a send (SIM_OS,
+# 0.18 us; left at its default of 0.5 us, the short ' ' broadcasts on 4
+# processes took the binomial tree for the flat one: 4x4 PDGETRF comm
+# 0.969 against 0.880 on net10g), since its
 # plans (ring pieces, 'A', when a source's sends go one after the other)
 # follow the machine model; on node16 and node32 it keeps its built-in
 # one (2 us, 1e-4: a 10 GB/s network).  SL_MACHINE=default: the built-in
@@ -94,15 +98,17 @@ for c in $CELLS; do
   done
 done
 
-# the machine our library is told per network (above): "BLACS_ALPHA BLACS_BETA";
-# on the node platforms its built-in machine, unless SL_MACHINE=calibrated:
-# then what a ping-pong between two nodes gives there (1.5 us of links and
-# SIM_OS at each end, 25 GB/s)
+# the machine our library is told per network (above): "BLACS_ALPHA BLACS_BETA
+# BLACS_SEND_ALPHA"; on the node platforms its built-in machine, unless
+# SL_MACHINE=calibrated: then what a ping-pong between two nodes gives there
+# (1.5 us of links and SIM_OS at each end, 25 GB/s)
 machine() {
+  local ts
+  ts=$(awk -v s="$SIM_OS" 'BEGIN { print s * 1e6 }')
   case $1 in
-    net10g) echo "1.0 1e-4" ;;
-    net1g) echo "5.0 8e-4" ;;
-    node*) [ "${SL_MACHINE:-}" = calibrated ] && echo "1.86 4e-5" ;;
+    net10g) echo "1.0 1e-4 $ts" ;;
+    net1g) echo "5.0 8e-4 $ts" ;;
+    node*) [ "${SL_MACHINE:-}" = calibrated ] && echo "1.86 4e-5 $ts" ;;
   esac
 }
 
@@ -119,8 +125,8 @@ run1() { # lib net mode P Q N routines
   # ranks by block on the node platforms (node16: 16 a node)
   case $net in node*) export SIM_PPN=${net#node} ;; *) unset SIM_PPN ;; esac
   if [ "$lib" = ours ] && [ "${SL_MACHINE:-}" != default ] && [ -n "$(machine "$net")" ]; then
-    read -r BLACS_ALPHA BLACS_BETA <<< "$(machine "$net")"
-    export BLACS_ALPHA BLACS_BETA
+    read -r BLACS_ALPHA BLACS_BETA BLACS_SEND_ALPHA <<< "$(machine "$net")"
+    export BLACS_ALPHA BLACS_BETA BLACS_SEND_ALPHA
   fi
   # SL_LOG: every BLACS call's timeline (sl_wrap.c, sl_timeline.sh)
   [ -n "${SL_LOG:-}" ] && export SL_LOG=$SL_LOG.$tag
