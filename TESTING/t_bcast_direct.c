@@ -37,7 +37,6 @@
  * A through its datatype) */
 static int M, NC, LD;
 static int ge_packed; /* "ge" under BLACS_BCAST_DATATYPE=0: always from a copy */
-static int mpich;
 
 /* the library's sends of data at the source: from A, or from elsewhere;
  * to the late process (rank lateto of the grid's communicator) or others */
@@ -82,8 +81,7 @@ static void one(blacs_int ctxt, int np, int me, char top, int root, int late)
     /* and under MPICH the rings' 8 KB pieces, which a shape's datatype
      * does not cut (plan.c's eager_pieces) */
     const double bytes = (double)M * NC * sizeof(double);
-    const int pieced = mpich && np > 2 && strchr("IDSM", top) && bytes > 8192 &&
-                       bytes <= 16 * 8192;
+    const int pieced = strchr("IDSM", top) && tu_eager_pieces(np, bytes) > 1;
     const int packed = ge_packed || (NC > 1 && (top == 'C' || pieced));
     tu_mat a;
     tu_mat_alloc(&a, sizeof(double), M, NC, LD);
@@ -154,7 +152,6 @@ int main(int argc, char **argv)
     Cblacs_pinfo(&me, &np);
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "Row", 1, np);
-    mpich = tu_mpich();
 #if !defined(MPICH_VERSION)
     /* ' ' goes straight from A under MPICH only, which checks a broadcast's
      * count itself (bcast_mpi.c): elsewhere always from a copy */

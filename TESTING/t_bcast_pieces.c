@@ -33,9 +33,8 @@
 static int np, me;
 /* MPICH, on one node or across nodes: the rings of 3 processes or more
  * cut a vector of up to 128 KB into pieces of 8 KB, what MPICH sends
- * eagerly (eager() says whether n bytes go so) */
+ * eagerly (tu_eager_pieces) */
 static int mpich;
-static int eager(double n) { return mpich && np >= 3 && n <= 16 * 8192; }
 static char tracename[512];
 static FILE *tf;
 
@@ -104,7 +103,7 @@ static long pieces(char top, int rings, long items, size_t esz)
 {
     double n = (double)items * (double)esz, seg = envd("BLACS_PIPE_SEGMENT", 0), k = 1;
     if (seg > 0) k = ceil(n / seg);
-    else if (eager(n)) k = ceil(n / 8192); /* MPICH's eager */
+    else if (tu_eager_pieces(np, n)) k = (double)tu_eager_pieces(np, n); /* MPICH's eager */
     else if (np >= 3 && n > 0) {
         double kmax = floor(n / 8192), tbest = HUGE_VAL;
         if (kmax > 4096) kmax = 4096;
@@ -116,7 +115,7 @@ static long pieces(char top, int rings, long items, size_t esz)
     }
     if (k > 4096) k = 4096;
     if (k > items) k = (double)items;
-    if (seg <= 0 && !eager(n)) { /* the first hop no more than 10% later than one message's T_c(n) */
+    if (seg <= 0 && !tu_eager_pieces(np, n)) { /* the first hop no more than 10% later than one message's T_c(n) */
         const double a = envd("BLACS_ALPHA", 2.0), b = envd("BLACS_BETA", 1e-4);
         while (k > 1 && (k - 1) * a > 0.1 * (a + b * n)) k--;
     }
@@ -183,7 +182,7 @@ static void one(blacs_int ctxt, char top, int rings, char type, size_t esz, cons
      * with 2 rings: its link carries 2 n whatever k and one hop follows,
      * so the model gives one piece) */
     const int two_paths = top == 'S' || (top == 'M' && rings != 1 && rings != -1);
-    const int pieced = eager((double)items * (double)esz);
+    const int pieced = tu_eager_pieces(np, (double)items * (double)esz) > 0;
     if ((sh->lng == 1 || (sh->lng == 2 && pieced)) && h >= 2 && !(np == 4 && two_paths && !pieced))
         TU_CHECK(k > 1, "%s: a long vector in %ld piece(s)", what, k);
     if (!sh->lng && !getenv("BLACS_PIPE_SEGMENT")) TU_CHECK(k == 1, "%s: short in %ld", what, k);

@@ -18,13 +18,6 @@ static bi_call_in call(char top, int np, size_t count, size_t isize, int root)
     return in;
 }
 
-/* the rings' pieces under MPICH with a relay, up to 128 KB: n bytes in
- * pieces of 8 KB, MPICH's eager ones (plan.c's eager_pieces); 0 elsewhere */
-static size_t eager_k(int np, double n)
-{
-    return BI_MPICH && np > 2 && n <= 16 * 8192 ? (size_t)ceil(n / 8192) : 0;
-}
-
 /* The posting cost (BLACS_POST_ALPHA): a source posts sends whose transfer
  * is under 1% of T_c(0) together, and then its sends are spaced by the
  * larger of T_p and their bytes on its link, not by T_s.  Run as
@@ -333,8 +326,9 @@ int main(int argc, char **argv)
                 const double n = 8.0 * (double)counts[j];
                 /* under MPICH, up to 128 KB, the eager pieces instead (below);
                  * the model's k is then bi_ring_nseg's, checked here all the same */
-                if (eager_k(np, n)) {
-                    TU_CHECK(p.nseg == eager_k(np, n), "'%c' on %d, %zu doubles: %zu pieces, "
+                const size_t k8 = tu_eager_pieces(np, n);
+                if (k8) {
+                    TU_CHECK(p.nseg == k8, "'%c' on %d, %zu doubles: %zu pieces, "
                              "not MPICH's eager 8 KB", R[i].top, np, counts[j], p.nseg);
                     p.nseg = bi_ring_nseg(m, R[i].top, np, p.param, counts[j], 8);
                 }
@@ -401,9 +395,9 @@ int main(int argc, char **argv)
                             in = call(tops[a], nps[b], cn[j], 8, 1);
                             in.onenode = node;
                             p = bi_bcast_plan(&in, m);
-                            size_t want = bi_ring_nseg(m, tops[a], nps[b], p.param, cn[j], 8);
-                            if (eager_k(nps[b], 8.0 * (double)cn[j]))
-                                want = eager_k(nps[b], 8.0 * (double)cn[j]);
+                            const size_t k8 = tu_eager_pieces(nps[b], 8.0 * (double)cn[j]);
+                            const size_t want =
+                                k8 ? k8 : bi_ring_nseg(m, tops[a], nps[b], p.param, cn[j], 8);
                             TU_CHECK(p.nseg == want, "'%c' on %d %s, %zu doubles: %zu pieces, expected %zu",
                                      tops[a], nps[b], node ? "on one node" : "across nodes", cn[j],
                                      p.nseg, want);

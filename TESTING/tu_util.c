@@ -149,9 +149,14 @@ void tu_trace_setup(const char *prog, char *name, size_t size)
 
 int tu_mpich(void)
 {
-#ifdef MPICH_VERSION
+#if defined(MPICH_VERSION) || defined(SMPI_H)
     return 1;
 #else
     return 0;
 #endif
+}
+
+size_t tu_eager_pieces(int np, double bytes)
+{
+    return tu_mpich() && np > 2 && bytes <= 16 * 8192 ? (size_t)ceil(bytes / 8192) : 0;
 }

@@ -39,10 +39,12 @@ void tu_trace_setup(const char *prog, char *name, size_t size);
 /* sums the counts over MPI_COMM_WORLD, rank 0 prints "N passed, M failed";
  * returns the exit status (0 when nothing failed anywhere) */
 int tu_finish(void);
-/* 1 under MPICH: where the library's rings of 3 processes or more cut a
- * vector of up to 128 KB into the 8 KB pieces MPICH sends eagerly, on one
- * node or across nodes (SRC/plan.c, eager_pieces) */
+/* 1 under MPICH (or SMPI standing for it, as the library's BI_MPICH) */
 int tu_mpich(void);
+/* the pieces of the rings of 3 processes or more under MPICH: a vector of
+ * up to 128 KB in the 8 KB pieces MPICH sends eagerly, on one node or
+ * across nodes (SRC/plan.c, eager_pieces); 0 where the rule does not apply */
+size_t tu_eager_pieces(int np, double bytes);
 
 /* guarded matrix of element size esz: GUARD elements before and after */
 #define TU_GUARD 16
