@@ -124,8 +124,10 @@ run1() { # lib net mode P Q N routines
   # (run1 runs in a subshell of its own: the export stays in this job)
   # ranks by block on the node platforms (node16: 16 a node)
   case $net in node*) export SIM_PPN=${net#node} ;; *) unset SIM_PPN ;; esac
-  if [ "$lib" = ours ] && [ "${SL_MACHINE:-}" != default ] && [ -n "$(machine "$net")" ]; then
-    read -r BLACS_ALPHA BLACS_BETA BLACS_SEND_ALPHA <<< "$(machine "$net")"
+  local told=
+  [ "$lib" = ours ] && [ "${SL_MACHINE:-}" != default ] && told=$(machine "$net")
+  if [ -n "$told" ]; then
+    read -r BLACS_ALPHA BLACS_BETA BLACS_SEND_ALPHA <<< "$told"
     export BLACS_ALPHA BLACS_BETA BLACS_SEND_ALPHA
   fi
   # SL_LOG: every BLACS call's timeline (sl_wrap.c, sl_timeline.sh)
