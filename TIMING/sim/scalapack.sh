@@ -74,12 +74,11 @@ if [ -n "${SL_CELLS:-}" ]; then
 elif [ -n "${BENCH_SL_QUICK:-}" ]; then
   CELLS="4x4:1024:$ALL:comm"
 else
-  # the full table, reduced to what fits in about a quarter of an hour on
-  # 2 cores (see the README): PDGETRF, PDPOTRF, PDGEQRF in the communication
-  # mode on 4x4, 2x8, 8x8 up to N = 4096 (16x16 at N = 4096: PDGETRF and
-  # PDPOTRF; PDGEQRF with our library runs for over 15 minutes), PDSYTRD at
-  # 4x4 N = 1024 only (simulating its many small combines with our library
-  # is slow); the computation mode at 4x4 N = 1024 and 8x8 N = 2048
+  # the full table, reduced (see the README): PDGETRF, PDPOTRF, PDGEQRF in
+  # the communication mode on 4x4, 2x8, 8x8 up to N = 4096 (16x16 at
+  # N = 4096: PDGETRF and PDPOTRF), PDSYTRD at 4x4 N = 1024 only (the
+  # reference's PDSYTRD takes the simulator 25-55 times ours' wall time);
+  # the computation mode at 4x4 N = 1024 and 8x8 N = 2048
   CELLS="4x4:1024:$ALL:comm 4x4:1024:getrf,potrf,geqrf:comp,flops
          4x4:2048:getrf,potrf,geqrf:comm 2x8:2048:getrf,potrf,geqrf:comm 8x8:2048:getrf,potrf,geqrf:comm
          4x4:4096:getrf,potrf,geqrf:comm 2x8:4096:getrf,potrf,geqrf:comm 8x8:4096:getrf,potrf,geqrf:comm
