@@ -74,7 +74,7 @@ compare() {
   if [ "$rr" != 0 ] || [ "$sr" != 0 ]; then
     fail=$((fail + 1))
     echo "$what: a run failed (MPICH rc $rr, SMPI rc $sr)"
-    tail -3 "$t.real.out" "$t.sim.err"
+    tail -n 3 "$t.real.out" "$t.sim.err"
   elif [ "$lines" -lt 100 ]; then
     fail=$((fail + 1)); echo "$what: only $lines trace lines"
   elif cmp -s "$t.real.trace" "$t.sim.trace"; then

@@ -45,7 +45,9 @@
  * minutes instead of 25 s).
  *
  * MPI_Ibcast: MPICH's schedules, moved by their process's MPI calls
- * (below, where it begins), so the blocking calls are wrapped too.
+ * (below, where it begins), so the blocking calls are wrapped too; they
+ * do not nap but sleep in SMPI until the next of their process's requests
+ * completes (block(), below).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -603,12 +605,45 @@ static void ib_progress(void)
     }
 }
 
+/* A blocking call with schedules pending sleeps until the next of its
+ * process's requests completes: one of the schedules' current steps, or
+ * the caller's own (r, an SMPI request, or NULL).  Nothing else moves a
+ * schedule, so waking there is MPICH's progress without a poll: a wait of
+ * T used to nap about 256 ln(T / 256 ns) times (a 1 ms wait 2,100
+ * context switches, each with SMPI's timing of the code between two MPI
+ * calls), and saw the completion up to 0.4% late.  Returns 1 when r
+ * completed (its status in st), 0 when a schedule's request did, -1 when
+ * there was nothing to wait for. */
+#define BLOCK_MAX 256
+static int block(MPI_Request *r, MPI_Status *st)
+{
+    MPI_Request set[BLOCK_MAX + 1], *from[BLOCK_MAX];
+    int n = 0;
+    for (ib *s = ibs; s && n < BLOCK_MAX; s = s->next)
+        for (int i = 0; !s->done && i < s->nreq && n < BLOCK_MAX; i++)
+            if (s->req[i] != MPI_REQUEST_NULL) from[n] = &s->req[i], set[n++] = s->req[i];
+    const int mine = n;
+    if (r && *r != MPI_REQUEST_NULL) set[n++] = *r;
+    if (!n) return -1;
+    int idx = MPI_UNDEFINED;
+    MPI_Status own;
+    PMPI_Waitany(n, set, &idx, &own);
+    if (idx == MPI_UNDEFINED) return -1;
+    if (idx < mine) {
+        *from[idx] = MPI_REQUEST_NULL;
+        return 0;
+    }
+    *r = MPI_REQUEST_NULL;
+    if (st != MPI_STATUS_IGNORE) *st = own;
+    return 1;
+}
+
 /* before a blocking call that would not advance them */
 static void ib_drain(void)
 {
     while (npending) {
         ib_progress();
-        if (npending) nap(&npending, -9, -9, MPI_COMM_NULL);
+        if (npending && block(NULL, MPI_STATUS_IGNORE) < 0) nap(&npending, -9, -9, MPI_COMM_NULL);
     }
     nap_end();
 }
@@ -758,10 +793,15 @@ int MPI_Wait(MPI_Request *r, MPI_Status *s)
         alias_drop(a, r);
         return rc;
     }
-    for (;;) {
-        if (!npending && !(ibs && ib_of(*r))) return PMPI_Wait(r, s);
-        int flag = 0, rc = MPI_Test(r, &flag, s);
-        if (rc != MPI_SUCCESS || flag) return rc;
+    if (!(ibs && ib_of(*r))) return wait_progress(r, s);
+    for (;;) { /* a schedule of this layer's */
+        ib_progress();
+        int flag = 0, rc = test1(r, &flag, s);
+        if (rc != MPI_SUCCESS || flag) {
+            nap_end();
+            return rc;
+        }
+        if (block(NULL, MPI_STATUS_IGNORE) < 0) nap(r, -9, -9, MPI_COMM_NULL);
     }
 }
 
@@ -829,7 +869,12 @@ static int wait_progress(MPI_Request *r, MPI_Status *s)
             nap_end();
             return rc;
         }
-        nap(r, -9, -9, MPI_COMM_NULL);
+        const int b = block(r, s);
+        if (b > 0) {
+            nap_end();
+            return MPI_SUCCESS;
+        }
+        if (b < 0) nap(r, -9, -9, MPI_COMM_NULL);
     }
 }
 
