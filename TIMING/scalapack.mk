@@ -16,7 +16,7 @@
 #
 # Knobs: SCALAPACK_SRC (required), BENCH_SL_QUICK=1 (one grid and size per
 # network), SL_OUT ($(SIM_OUT)/scalapack), SL_JOBS (simulations at once, 2),
-# SL_NETS (the platforms: net10g net1g; also node16 node32),
+# SL_NETS (the platforms: node16; also node32, net10g, net1g),
 # SL_HOST_SPEED (host speed for the computation mode, 20Gf), SL_BLAS
 # (the BLAS/LAPACK link flags; the single-threaded OpenBLAS of Debian's
 # libopenblas-serial-dev when present, else -llapack -lblas), SMPIF90.
@@ -26,7 +26,7 @@ SCALAPACK_SRC ?=
 BENCH_SL_QUICK ?=
 SL_OUT ?= $(SIM_OUT)/scalapack
 SL_JOBS ?= 2
-SL_NETS ?= net10g net1g
+SL_NETS ?= node16
 SL_HOST_SPEED ?= 20Gf
 SL_B := build/smpi-scalapack
 SL := $(patsubst %/,%,$(SCALAPACK_SRC))

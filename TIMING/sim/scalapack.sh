@@ -8,11 +8,11 @@
 # the driver TIMING/sim/sl_bench.c and the BLACS accounting sl_wrap.c.
 # Every cell (routine, grid, N, network, mode) runs both executables on
 # the same simulated cluster, one rank per host:
-#   networks  SL_NETS (default "net10g net1g"): net10g (10 GB/s, 1 us),
-#             net1g (1.25 GB/s, 5 us), one rank a host; node16, node32:
-#             nodes of 16 and 32 cores, shared memory inside a node, one
-#             25 GB/s 1.5 us link a node shared by its ranks, ranks by
-#             block (TIMING/platforms/scalapack_*.xml)
+#   networks  SL_NETS (default node16): node16, node32: nodes of 16 and
+#             32 cores, shared memory inside a node, one 25 GB/s 1.5 us
+#             link a node shared by its ranks, ranks by block; net10g (10
+#             GB/s, 1 us), net1g (1.25 GB/s, 5 us): a single-core host a
+#             rank (TIMING/platforms/scalapack_*.xml)
 #   modes     comm: smpi/simulate-computation:no (only the BLACS and MPI
 #             cost simulated time); comp: simulate-computation:yes, the
 #             ranks' real computation charged at the hosts' 20 Gflop/s
@@ -22,18 +22,17 @@
 #             routine ScaLAPACK calls charges its operation count at the
 #             hosts' 20 Gflop/s (sl_flops.c): computation at a fixed rate,
 #             the same in every run, whatever else the machine is doing
-# Our library is told each network's machine, BLACS_ALPHA and BLACS_BETA
-# as `make calibrate` measures them there (a simulated ping-pong: 1.00 us
-# and 1e-4 us a byte on net10g, 5.02 us and 8e-4 on net1g) and
-# BLACS_SEND_ALPHA, the simulated MPI's cost of posting a send (SIM_OS,
-# 0.18 us; left at its default of 0.5 us, the short ' ' broadcasts on 4
-# processes took the binomial tree for the flat one: 4x4 PDGETRF comm
-# 0.969 against 0.880 on net10g), since its
-# plans (ring pieces, 'A', when a source's sends go one after the other)
-# follow the machine model; on node16 and node32 it keeps its built-in
-# one (2 us, 1e-4: a 10 GB/s network).  SL_MACHINE=default: the built-in
-# machine everywhere; SL_MACHINE=calibrated: calibrated everywhere (on the
-# node platforms a ping-pong between nodes, 1.86 us and 4e-5 us a byte).
+# Our library runs twice: "ours" with its built-in machine (2 us, 1e-4 us
+# a byte: a 10 GB/s network), as a user who never ran `make calibrate`
+# has it, and "ourscal" told the platform's machine as `make calibrate`
+# measures it there (a simulated ping-pong): BLACS_ALPHA and BLACS_BETA
+# (1.00 us and 1e-4 us a byte on net10g, 5.02 us and 8e-4 on net1g, 1.86
+# us and 4e-5 between two nodes of node16 and node32) and BLACS_SEND_ALPHA,
+# the simulated MPI's cost of posting a send (SIM_OS, 0.18 us; told alpha
+# and beta alone, the short ' ' broadcasts on 4 processes of net10g took
+# the binomial tree for the flat one: 4x4 PDGETRF comm 0.969 against
+# 0.880), since its plans (ring pieces, 'A', when a source's sends go one
+# after the other) follow the machine model.
 # The reference BLACS has no model.
 # In the comm and flops modes each BLACS's own copies (its buffers, packs
 # and unpacks, inside its communication routines) cost SL_COPY_BETA us a
@@ -48,9 +47,9 @@
 #   raw/               every simulation's output and BLACS accounting
 # Knobs (environment): BENCH_SL_QUICK=1 (4x4 N=1024 per network, comm), SL_JOBS
 # (simulations at once, default 2), SL_TIMEOUT (seconds per simulation,
-# default 3600), SL_HOST_SPEED, SL_MACHINE, SL_COPY_BETA, SL_CELLS (the cell list, overriding the
+# default 3600), SL_HOST_SPEED, SL_COPY_BETA, SL_CELLS (the cell list, overriding the
 # built-in one: "PxQ:N:routines:modes ..." e.g. "4x4:2048:getrf,potrf:comm"),
-# SL_LIBS (default "ref ours": which libraries to simulate) and SL_KEEP=1
+# SL_LIBS (default "ref ours ourscal": which libraries to simulate) and SL_KEEP=1
 # (keep OUT/raw's earlier outputs): SL_LIBS=ours SL_KEEP=1 reruns ours only,
 # against the reference's cells already in OUT/raw (the comm and flops
 # modes are deterministic).
@@ -63,6 +62,7 @@ JOBS=${SL_JOBS:-2}
 SPEED=${SL_HOST_SPEED:-20Gf}
 NB=64
 ALL=getrf,potrf,geqrf,sytrd
+NETS=${SL_NETS:-node16}
 . TIMING/sim/smpi.sh
 
 for x in sl_bench_ref sl_bench_ours; do
@@ -74,15 +74,11 @@ if [ -n "${SL_CELLS:-}" ]; then
 elif [ -n "${BENCH_SL_QUICK:-}" ]; then
   CELLS="4x4:1024:$ALL:comm"
 else
-  # the full table, reduced (see the README): PDGETRF, PDPOTRF, PDGEQRF in
-  # the communication mode on 4x4, 2x8, 8x8 up to N = 4096 (16x16 at
-  # N = 4096: PDGETRF and PDPOTRF), PDSYTRD at 4x4 N = 1024 only (the
-  # reference's PDSYTRD takes the simulator 25-55 times ours' wall time);
-  # the computation mode at 4x4 N = 1024 and 8x8 N = 2048
-  CELLS="4x4:1024:$ALL:comm 4x4:1024:getrf,potrf,geqrf:comp,flops
-         4x4:2048:getrf,potrf,geqrf:comm 2x8:2048:getrf,potrf,geqrf:comm 8x8:2048:getrf,potrf,geqrf:comm
-         4x4:4096:getrf,potrf,geqrf:comm 2x8:4096:getrf,potrf,geqrf:comm 8x8:4096:getrf,potrf,geqrf:comm
-         8x8:2048:getrf,potrf,geqrf:comp,flops 16x16:4096:getrf,potrf:comm"
+  # the table of TIMING/README section 8: the four routines on 4x4, 2x8
+  # and 8x8 at N = 2048 and on 16x16 at N = 4096, communication and
+  # computation charged by operation count
+  CELLS="4x4:2048:$ALL:comm,flops 2x8:2048:$ALL:comm,flops 8x8:2048:$ALL:comm,flops
+         16x16:4096:$ALL:comm,flops"
 fi
 
 # one job per (cell, network, mode, library): "lib net mode P Q N routines"
@@ -90,24 +86,23 @@ jobs=()
 for c in $CELLS; do
   IFS=: read -r g n rs ms <<< "$c"
   p=${g%x*}; q=${g#*x}
-  for net in ${SL_NETS:-net10g net1g}; do
+  for net in $NETS; do
     for m in ${ms//,/ }; do
-      for lib in ${SL_LIBS:-ref ours}; do jobs+=("$lib $net $m $p $q $n $rs"); done
+      for lib in ${SL_LIBS:-ref ours ourscal}; do jobs+=("$lib $net $m $p $q $n $rs"); done
     done
   done
 done
 
-# the machine our library is told per network (above): "BLACS_ALPHA BLACS_BETA
-# BLACS_SEND_ALPHA"; on the node platforms its built-in machine, unless
-# SL_MACHINE=calibrated: then what a ping-pong between two nodes gives there
-# (1.5 us of links and SIM_OS at each end, 25 GB/s)
+# the machine ourscal is told per platform (above): "BLACS_ALPHA BLACS_BETA
+# BLACS_SEND_ALPHA"; on the node platforms what a ping-pong between two
+# nodes gives (1.5 us of links and SIM_OS at each end, 25 GB/s)
 machine() {
   local ts
   ts=$(awk -v s="$SIM_OS" 'BEGIN { print s * 1e6 }')
   case $1 in
     net10g) echo "1.0 1e-4 $ts" ;;
     net1g) echo "5.0 8e-4 $ts" ;;
-    node*) [ "${SL_MACHINE:-}" = calibrated ] && echo "1.86 4e-5 $ts" ;;
+    node*) echo "1.86 4e-5 $ts" ;;
   esac
 }
 
@@ -123,16 +118,16 @@ run1() { # lib net mode P Q N routines
   # (run1 runs in a subshell of its own: the export stays in this job)
   # ranks by block on the node platforms (node16: 16 a node)
   case $net in node*) export SIM_PPN=${net#node} ;; *) unset SIM_PPN ;; esac
-  local told=
-  [ "$lib" = ours ] && [ "${SL_MACHINE:-}" != default ] && told=$(machine "$net")
-  if [ -n "$told" ]; then
-    read -r BLACS_ALPHA BLACS_BETA BLACS_SEND_ALPHA <<< "$told"
+  local bin=$lib
+  if [ "$lib" = ourscal ]; then
+    bin=ours
+    read -r BLACS_ALPHA BLACS_BETA BLACS_SEND_ALPHA <<< "$(machine "$net")"
     export BLACS_ALPHA BLACS_BETA BLACS_SEND_ALPHA
   fi
   # SL_LOG: every BLACS call's timeline (sl_wrap.c, sl_timeline.sh)
   [ -n "${SL_LOG:-}" ] && export SL_LOG=$SL_LOG.$tag
   local t0=$(date +%s)
-  SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$lib" "${SIM_MPICH[@]}" "${cfg[@]}" \
+  SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run $((p * q)) TIMING/platforms/scalapack_$net.xml "$B" "$TMO" "$B/sl_bench_$bin" "${SIM_MPICH[@]}" "${cfg[@]}" \
     "$rs" "$n" "$NB" "$p" "$q" "$RAW/$tag.wrap" > "$RAW/$tag.out" 2> "$RAW/$tag.err"
   local rc; rc=$(sim_status $? "$RAW/$tag.err")
   echo "  $tag: rc $rc, $(( $(date +%s) - t0 )) s wall"
@@ -157,5 +152,5 @@ done
 wait
 echo "== simulations done in $(( $(date +%s) - t00 )) s"
 
-python3 TIMING/sim/scalapack_table.py "$RAW" "$OUT" "$CELLS"
+SL_NETS=$NETS python3 TIMING/sim/scalapack_table.py "$RAW" "$OUT" "$CELLS"
 echo "== $OUT/scalapack.txt, scalapack.csv, attribution.csv ($(( $(date +%s) - t00 )) s in all)"

@@ -3,7 +3,9 @@
 
     scalapack_table.py RAWDIR OUTDIR "CELLS"
 
-Reads RAWDIR/<lib>_<net>_<mode>_<P>x<Q>_N<N>.out (sl_bench.c's SLB rows) and
+Reads RAWDIR/<lib>_<net>_<mode>_<P>x<Q>_N<N>.out (sl_bench.c's SLB rows; lib is
+ref, ours -- this library with its built-in machine -- or ourscal -- told the
+platform's) and
 the BLACS accounting <tag>.wrap.<routine>.csv (sl_wrap.c); writes
 OUTDIR/scalapack.csv, scalapack.txt and attribution.csv.
 """
@@ -12,14 +14,14 @@ import csv, glob, os, re, sys
 raw, out, cells = sys.argv[1], sys.argv[2], sys.argv[3].split()
 os.makedirs(out, exist_ok=True)
 ROUTINES = ["getrf", "potrf", "geqrf", "sytrd"]
-NETS = os.environ.get("SL_NETS", "net10g net1g").split()
+NETS = os.environ.get("SL_NETS", "node16").split()
 MODES = ["comm", "flops", "comp"]
 TOL = 1e-8  # checksum agreement: relative difference
 RESMAX = 30.0  # a scaled residual above this is not small (LAPACK's test threshold)
 
 res = {}  # (lib, net, mode, P, Q, N, routine) -> (seconds, checksum, info)
 for f in glob.glob(os.path.join(raw, "*.out")):
-    m = re.match(r"(ref|ours)_((?:net|node)\w+?)_(comm|comp|flops)_(\d+)x(\d+)_N(\d+)\.out$", os.path.basename(f))
+    m = re.match(r"(ref|ours|ourscal)_((?:net|node)\w+?)_(comm|comp|flops)_(\d+)x(\d+)_N(\d+)\.out$", os.path.basename(f))
     if not m:
         continue
     lib, net, mode = m.group(1), m.group(2), m.group(3)
@@ -41,7 +43,9 @@ def wrapfile(lib, net, mode, p, q, n, r):
 def good(x):
     """checksums agree, INFO 0, and each residual small (or not computed: -1)"""
     return (x["checksum_reldiff"] <= TOL and not x["ours_info"] and not x["ref_info"]
-            and x["ref_resid"] <= RESMAX and x["ours_resid"] <= RESMAX)
+            and x["ref_resid"] <= RESMAX and x["ours_resid"] <= RESMAX
+            and (x["ourscal_s"] == "" or (x["ourscal_reldiff"] <= TOL and not x["ourscal_info"]
+                                          and x["ourscal_resid"] <= RESMAX)))
 
 cols = []  # (P, Q, N, net) in the order of CELLS
 for c in cells:
@@ -63,6 +67,11 @@ for p, q, n, net in cols:
                              ratio=b[0] / a[0] if a[0] > 0 else float("nan"), ref_checksum=repr(a[1]),
                              ours_checksum=repr(b[1]), checksum_reldiff=rel, ref_info=a[2], ours_info=b[2],
                              ref_resid=a[3], ours_resid=b[3]))
+            c = res.get(("ourscal", net, mode, p, q, n, r))  # ours told the platform's machine
+            rows[-1].update(ourscal_s=c[0] if c else "", ratio_cal=c[0] / a[0] if c and a[0] > 0 else "",
+                            ourscal_checksum=repr(c[1]) if c else "",
+                            ourscal_reldiff=abs(c[1] - a[1]) / max(abs(a[1]), 1e-300) if c else "",
+                            ourscal_info=c[2] if c else "", ourscal_resid=c[3] if c else "")
             wr, wo = wrapfile("ref", net, mode, p, q, n, r), wrapfile("ours", net, mode, p, q, n, r)
             for k in sorted(set(wr) | set(wo)):
                 cr, sr = wr.get(k, (0, 0.0))
@@ -85,6 +94,9 @@ idx = {(x["routine"], x["grid"], x["N"], x["net"], x["mode"]): x for x in rows}
 L = []
 L.append("make bench-scalapack: Reference ScaLAPACK 2.x, NB = 64, simulated (SimGrid SMPI), ours / reference")
 L.append("simulated time (max over ranks, after a barrier); < 1 means our BLACS is faster.")
+if any(x["ourscal_s"] != "" for x in rows):
+    L.append("A cell 'a / b': ours with its built-in machine / ours told the platform's (BLACS_ALPHA, BLACS_BETA,")
+    L.append("BLACS_SEND_ALPHA as make calibrate measures them there).")
 L.append("net10g: 10 GB/s, 1 us; net1g: 1.25 GB/s, 5 us (one single-core host per rank); "
          "node16, node32: nodes of 16, 32 ranks, one 25 GB/s 1.5 us link a node.")
 for mode in MODES:
@@ -101,7 +113,8 @@ for mode in MODES:
         line = [r]
         for p, q, n, net in have:
             x = idx.get((r, f"{p}x{q}", n, net, mode))
-            line.append("-" if not x else f"{x['ratio']:.3f}" if good(x) else "!")
+            line.append("-" if not x else "!" if not good(x) else f"{x['ratio']:.3f}"
+                        + (f" / {x['ratio_cal']:.3f}" if x["ratio_cal"] != "" else ""))
         body.append(line)
     w = [max(len(t[i]) for t in [head] + body) for i in range(len(head))]
     L.append("| " + " | ".join(h.ljust(w[i]) for i, h in enumerate(head)) + " |")
@@ -113,17 +126,19 @@ L.append("'!' (no ratio) marks a cell whose checksums differ by more than %g (re
          " or whose residual is not small (above %g) with either BLACS: an error." % (TOL, RESMAX))
 bad = [x for x in rows if not good(x)]
 mx = max((x["checksum_reldiff"] for x in rows), default=0.0)
-rx = max((max(x["ref_resid"], x["ours_resid"]) for x in rows), default=-1.0)
+rx = max((max(x["ref_resid"], x["ours_resid"], x["ourscal_resid"] if x["ourscal_s"] != "" else -1.0)
+          for x in rows), default=-1.0)
 L.append(f"Checksums and residuals: {len(rows) - len(bad)} of {len(rows)} cells good; largest checksum difference"
          f" {mx:.2e}, largest scaled residual {rx:.3g}"
          " (||Ax-b||/(||A|| ||x|| N eps); PDSYTRD: trace and Frobenius norm of T against A's).")
 L.append("")
-L.append("Simulated seconds, reference and ours:")
+L.append("Simulated seconds, reference and ours (ours cal: told the platform's machine):")
 L.append(f"{'routine':7} {'grid':5} {'N':>5} {'net':6} {'mode':5} {'reference':>11} {'ours':>11} {'ratio':>6} {'cksum rel.diff':>14}"
-         f" {'resid ref':>9} {'resid ours':>10}")
+         f" {'resid ref':>9} {'resid ours':>10} {'ours cal':>11} {'ratio':>6}")
 for x in rows:
+    cal = (f" {x['ourscal_s']:11.5f} {x['ratio_cal']:6.3f}" if x["ourscal_s"] != "" else f" {'-':>11} {'-':>6}")
     L.append(f"{x['routine']:7} {x['grid']:5} {x['N']:5d} {x['net']:6} {x['mode']:5} {x['ref_s']:11.5f} {x['ours_s']:11.5f} "
-             f"{x['ratio']:6.3f} {x['checksum_reldiff']:14.2e} {x['ref_resid']:9.3g} {x['ours_resid']:10.3g}")
+             f"{x['ratio']:6.3f} {x['checksum_reldiff']:14.2e} {x['ref_resid']:9.3g} {x['ours_resid']:10.3g}" + cal)
 # attribution: the worst cells, the (BLACS routine, scope, top) rows of the largest ours - reference
 L.append("")
 L.append("Attribution: the worst cells (largest ratio per mode, the worse network of each routine,")
