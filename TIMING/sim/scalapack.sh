@@ -47,7 +47,7 @@
 #   raw/               every simulation's output and BLACS accounting
 # Knobs (environment): BENCH_SL_QUICK=1 (4x4 N=1024 per network, comm), SL_JOBS
 # (simulations at once, default 2), SL_TIMEOUT (seconds per simulation,
-# default 3600), SL_HOST_SPEED, SL_COPY_BETA, SL_CELLS (the cell list, overriding the
+# default 7200), SL_HOST_SPEED, SL_COPY_BETA, SL_CELLS (the cell list, overriding the
 # built-in one: "PxQ:N:routines:modes ..." e.g. "4x4:2048:getrf,potrf:comm"),
 # SL_LIBS (default "ref ours ourscal": which libraries to simulate) and SL_KEEP=1
 # (keep OUT/raw's earlier outputs): SL_LIBS=ours SL_KEEP=1 reruns ours only,
@@ -57,7 +57,7 @@ set -u
 B=${1:?build dir}; OUT=${2:?out dir}
 RAW=$OUT/raw
 mkdir -p "$OUT" "$RAW"
-TMO=${SL_TIMEOUT:-3600}
+TMO=${SL_TIMEOUT:-7200}
 JOBS=${SL_JOBS:-2}
 SPEED=${SL_HOST_SPEED:-20Gf}
 NB=64
