@@ -40,6 +40,10 @@ def wrapfile(lib, net, mode, p, q, n, r):
             d[(row["blacs_routine"], row["scope"], row["top"])] = (int(row["calls"]), float(row["seconds"]))
     return d
 
+def reldiff(c, a):
+    """c's checksum against the reference's a, relative"""
+    return abs(c - a) / max(abs(a), 1e-300)
+
 def good(x):
     """checksums agree, INFO 0, and each residual small (or not computed: -1)"""
     return (x["checksum_reldiff"] <= TOL and not x["ours_info"] and not x["ref_info"]
@@ -62,7 +66,7 @@ for p, q, n, net in cols:
             a, b = res.get(("ref", net, mode, p, q, n, r)), res.get(("ours", net, mode, p, q, n, r))
             if not a or not b:
                 continue
-            rel = abs(b[1] - a[1]) / max(abs(a[1]), 1e-300)
+            rel = reldiff(b[1], a[1])
             rows.append(dict(routine=r, grid=f"{p}x{q}", N=n, net=net, mode=mode, ref_s=a[0], ours_s=b[0],
                              ratio=b[0] / a[0] if a[0] > 0 else float("nan"), ref_checksum=repr(a[1]),
                              ours_checksum=repr(b[1]), checksum_reldiff=rel, ref_info=a[2], ours_info=b[2],
@@ -70,7 +74,7 @@ for p, q, n, net in cols:
             c = res.get(("ourscal", net, mode, p, q, n, r))  # ours told the platform's machine
             rows[-1].update(ourscal_s=c[0] if c else "", ratio_cal=c[0] / a[0] if c and a[0] > 0 else "",
                             ourscal_checksum=repr(c[1]) if c else "",
-                            ourscal_reldiff=abs(c[1] - a[1]) / max(abs(a[1]), 1e-300) if c else "",
+                            ourscal_reldiff=reldiff(c[1], a[1]) if c else "",
                             ourscal_info=c[2] if c else "", ourscal_resid=c[3] if c else "")
             wr, wo = wrapfile("ref", net, mode, p, q, n, r), wrapfile("ours", net, mode, p, q, n, r)
             for k in sorted(set(wr) | set(wo)):

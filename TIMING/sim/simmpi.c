@@ -613,15 +613,20 @@ static void ib_progress(void)
  * context switches, each with SMPI's timing of the code between two MPI
  * calls), and saw the completion up to 0.4% late.  Returns 1 when r
  * completed (its status in st), 0 when a schedule's request did, -1 when
- * there was nothing to wait for. */
+ * there was nothing to wait for or more than BLOCK_MAX requests (a wait
+ * on some of them could wait for one that needs another to move first:
+ * the caller naps instead, as before). */
 #define BLOCK_MAX 256
 static int block(MPI_Request *r, MPI_Status *st)
 {
     MPI_Request set[BLOCK_MAX + 1], *from[BLOCK_MAX];
     int n = 0;
-    for (ib *s = ibs; s && n < BLOCK_MAX; s = s->next)
-        for (int i = 0; !s->done && i < s->nreq && n < BLOCK_MAX; i++)
-            if (s->req[i] != MPI_REQUEST_NULL) from[n] = &s->req[i], set[n++] = s->req[i];
+    for (ib *s = ibs; s; s = s->next)
+        for (int i = 0; !s->done && i < s->nreq; i++)
+            if (s->req[i] != MPI_REQUEST_NULL) {
+                if (n == BLOCK_MAX) return -1;
+                from[n] = &s->req[i], set[n++] = s->req[i];
+            }
     const int mine = n;
     if (r && *r != MPI_REQUEST_NULL) set[n++] = *r;
     if (!n) return -1;
