@@ -26,6 +26,12 @@
  * timed call, and the seconds it spent neither there nor in a BLACS call
  * (ScaLAPACK's own code: index arithmetic, PBLAS's packing loops):
  *   SLK,routine,rank,flops,seconds,other
+ * and the same by kernel and class of operation count (sl_wrap.h):
+ *   SLKT,routine,rank,kernel,class,flops,seconds
+ * SL_WARMUP=k in the environment runs each routine k times first,
+ * untimed, each on a fresh copy of the matrix (sl_real.sh: the first call
+ * of a process pays page faults and MPI's first use of each path, which no
+ * simulation models).
  * The driver starts MPI with MPI_Init, as most ScaLAPACK programs do;
  * SL_INIT_THREAD=multiple in the environment makes it MPI_Init_thread
  * with MPI_THREAD_MULTIPLE (this library then runs its progress thread).
@@ -183,7 +189,8 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int n = atoi(argv[2]), nb = atoi(argv[3]), p = atoi(argv[4]), q = atoi(argv[5]);
-    const char *wrap = argc > 6 ? argv[6] : NULL;
+    const char *wrap = argc > 6 ? argv[6] : NULL, *wu = getenv("SL_WARMUP");
+    const int warmup = wu && atoi(wu) > 0 ? atoi(wu) : 0;
     int me, np, ctxt, zero = 0, one = 1, m1 = -1, info = 0;
     blacs_pinfo_(&me, &np);
     if (np < p * q) {
@@ -248,25 +255,36 @@ int main(int argc, char **argv)
                 work = malloc(sizeof(double) * (size_t)lwork);
             }
         }
-        sl_wrap_reset();
-        sl_flops_reset();
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        if (in_grid) {
-            if (!strcmp(r, "getrf"))
-                pdgetrf_(&n, &n, a, &one, &one, desc, ipiv, &info);
-            else if (!strcmp(r, "potrf"))
-                pdpotrf_("L", &n, a, &one, &one, desc, &info, 1);
-            else if (!strcmp(r, "geqrf"))
-                pdgeqrf_(&n, &n, a, &one, &one, desc, v1, work, &lwork, &info);
-            else
-                pdsytrd_("L", &n, a, &one, &one, desc, v1, v2, v3, work, &lwork, &info, 1);
+        /* SL_WARMUP runs first, untimed, each on a fresh copy of A */
+        double t0 = 0;
+        for (int it = 0; it <= warmup; it++) {
+            if (it == warmup) {
+                sl_wrap_reset();
+                sl_flops_reset();
+                MPI_Barrier(MPI_COMM_WORLD);
+                t0 = MPI_Wtime();
+            }
+            if (in_grid) {
+                if (!strcmp(r, "getrf"))
+                    pdgetrf_(&n, &n, a, &one, &one, desc, ipiv, &info);
+                else if (!strcmp(r, "potrf"))
+                    pdpotrf_("L", &n, a, &one, &one, desc, &info, 1);
+                else if (!strcmp(r, "geqrf"))
+                    pdgeqrf_(&n, &n, a, &one, &one, desc, v1, work, &lwork, &info);
+                else
+                    pdsytrd_("L", &n, a, &one, &one, desc, v1, v2, v3, work, &lwork, &info, 1);
+                if (it < warmup) memcpy(a, a0, sizeof(double) * (size_t)lld * (size_t)nloc);
+            }
         }
         t = MPI_Wtime() - t0;
         double kern[3], *kall = me == 0 ? malloc(sizeof(double) * 3 * (size_t)np) : NULL;
         sl_flops_get(&kern[0], &kern[1]);
         kern[2] = t - kern[1] - sl_wrap_seconds();
         MPI_Gather(kern, 3, MPI_DOUBLE, kall, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        enum { NT = SL_FLOPS_KERNELS * SL_FLOPS_CLASSES * 2 };
+        double ktab[NT], *ktall = me == 0 ? malloc(sizeof(double) * NT * (size_t)np) : NULL;
+        sl_flops_table(ktab);
+        MPI_Gather(ktab, NT, MPI_DOUBLE, ktall, NT, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         if (wrap) {
             char path[4096];
             snprintf(path, sizeof path, "%s.%s.csv", wrap, r);
@@ -306,9 +324,16 @@ int main(int argc, char **argv)
                 if (kall[3 * k + 1] > 0)
                     printf("SLK,%s,%d,%.9g,%.9g,%.9g\n", r, k, kall[3 * k], kall[3 * k + 1],
                            kall[3 * k + 2]);
+            for (int k = 0; ktall && k < np; k++)
+                for (int i = 0; i < NT / 2; i++)
+                    if (ktall[(size_t)k * NT + 2 * i + 1] > 0)
+                        printf("SLKT,%s,%d,%d,%d,%.9g,%.9g\n", r, k, i / SL_FLOPS_CLASSES,
+                               i % SL_FLOPS_CLASSES, ktall[(size_t)k * NT + 2 * i],
+                               ktall[(size_t)k * NT + 2 * i + 1]);
             fflush(stdout);
         }
         free(kall);
+        free(ktall);
     }
     free(list);
     free(a), free(v1), free(v2), free(v3), free(ipiv), free(work), free(a0), free(x), free(b), free(rwork);

@@ -28,56 +28,133 @@
  * here never read (CHARACTER*1 arguments; PBLAS calls them from C without
  * lengths too).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sl_wrap.h"
 
 typedef int fint;
 
+/* Every wrapped routine is a kernel, and each call falls in a class by its
+ * operation count (1 + floor(log2 flops), 0 below one).  A rate per kernel
+ * and class, not one per process: with an optimized BLAS a panel's Level 1
+ * and 2 calls run ten times slower per operation than the updates' DGEMM,
+ * and they are on the critical path, so one average rate makes the panels
+ * too fast (sl_real.sh, SLR_RATE=call). */
+enum { K_GEMM, K_SYMM, K_SYRK, K_SYR2K, K_TRMM, K_TRSM, K_GEMV, K_GER, K_SYMV, K_SYR, K_SYR2, K_TRMV,
+       K_TRSV, K_AXPY, K_DOT, K_SCAL, K_COPY, K_SWAP, K_IAMAX, K_LARFG, K_LACPY, K_LASET, NK };
+#define NCLASS SL_FLOPS_CLASSES
+_Static_assert(NK == SL_FLOPS_KERNELS, "sl_wrap.h: SL_FLOPS_KERNELS");
+
+static int fclass(double flops)
+{
+    int e = 0;
+    if (flops < 1) return 0;
+    (void)frexp(flops, &e); /* flops = m 2^e, m in [0.5, 1) */
+    return e < NCLASS ? e : NCLASS - 1;
+}
+
 #ifdef SL_REAL
 /* The real build (build/real-scalapack, sl_real.sh): nothing is charged;
- * each wrapped call is timed instead, and its count added, so that a run
- * says at what rate each of its processes computed (sl_flops_get).  Only
- * the outermost wrapped call is timed, should one call another. */
+ * each wrapped call is timed instead, and its count added, by kernel and
+ * class, so that a run says at what rate each of its processes computed
+ * each kind of call (sl_flops_get, sl_flops_table).  Only the outermost
+ * wrapped call is timed, should one call another (the inner call's count
+ * goes to its own cell with no seconds). */
 #include <mpi.h>
-static double kflops, ksecs;
+static double kflops, ksecs, tab[NK][NCLASS][2];
 static int depth;
-#define CHARGED(flops, call)                                 \
+#define CHARGED(k, flops, call)                              \
     do {                                                     \
-        const double t0_ = depth++ ? 0 : MPI_Wtime();        \
+        const double f_ = (flops);                           \
+        const int d_ = depth++;                              \
+        const double t0_ = d_ ? 0 : MPI_Wtime();             \
         call;                                                \
-        if (!--depth) ksecs += MPI_Wtime() - t0_;            \
-        kflops += (flops);                                   \
+        --depth;                                             \
+        const double s_ = d_ ? 0 : MPI_Wtime() - t0_;        \
+        ksecs += s_;                                         \
+        kflops += f_;                                        \
+        tab[k][fclass(f_)][0] += f_;                         \
+        tab[k][fclass(f_)][1] += s_;                         \
     } while (0)
 
-void sl_flops_reset(void) { kflops = ksecs = 0; }
+void sl_flops_reset(void)
+{
+    kflops = ksecs = 0;
+    memset(tab, 0, sizeof tab);
+}
 
 void sl_flops_get(double *flops, double *seconds)
 {
     *flops = kflops;
     *seconds = ksecs;
 }
+
+void sl_flops_table(double *t)
+{
+    memcpy(t, tab, sizeof tab);
+}
 #else
+#include <stdio.h>
+#include <mpi.h>
+#include <simgrid/host.h>
 #include <smpi/smpi.h>
 static int charge_on = -1;
+/* SL_RATES (sl_real.sh, SLR_RATE=call): a file of lines "rank kernel class
+ * seconds-per-operation" from a real run; this process's calls are charged
+ * those seconds (as operations at its host's speed).  A cell the file does
+ * not have, and kernel -1, take the line "rank -1 -1 s" (the process's
+ * average). */
+static double spf[NK][NCLASS], spf_all = -1;
 
-static void charge(double flops)
+static void rates_load(const char *path)
+{
+    int me = 0, r, k, c;
+    double s;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "sl_flops: SL_RATES=%s: cannot open\n", path);
+        exit(2);
+    }
+    while (fscanf(f, "%d %d %d %lg", &r, &k, &c, &s) == 4) {
+        if (r != me) continue;
+        if (k < 0)
+            spf_all = s;
+        else if (k < NK && c >= 0 && c < NCLASS)
+            spf[k][c] = s;
+    }
+    fclose(f);
+    if (spf_all < 0) {
+        fprintf(stderr, "sl_flops: SL_RATES=%s: no line \"%d -1 -1 s\"\n", path, me);
+        exit(2);
+    }
+    const double speed = sg_host_get_speed(sg_host_self());
+    for (k = 0; k < NK; k++)
+        for (c = 0; c < NCLASS; c++) spf[k][c] = speed * (spf[k][c] > 0 ? spf[k][c] : spf_all);
+}
+
+static void charge(int k, double flops)
 {
     if (charge_on < 0) {
-        const char *e = getenv("SL_FLOPS");
+        const char *e = getenv("SL_FLOPS"), *r = getenv("SL_RATES");
         charge_on = e && *e && strcmp(e, "0") != 0;
+        if (charge_on && r && *r) rates_load(r);
     }
-    if (charge_on && flops > 0) smpi_execute_flops(flops);
+    if (!charge_on || flops <= 0) return;
+    smpi_execute_flops(spf_all < 0 ? flops : flops * spf[k][fclass(flops)]);
 }
-#define CHARGED(flops, call) \
-    do {                     \
-        charge(flops);       \
-        call;                \
+#define CHARGED(k, flops, call) \
+    do {                        \
+        charge(k, flops);       \
+        call;                   \
     } while (0)
 
 void sl_flops_reset(void) {}
 
 void sl_flops_get(double *flops, double *seconds) { *flops = *seconds = 0; }
+
+void sl_flops_table(double *t) { memset(t, 0, sizeof(double) * NK * NCLASS * 2); }
 #endif
 
 static int left(const char *side) { return *side == 'L' || *side == 'l'; }
@@ -91,7 +168,7 @@ void __real_dgemm_(const char *, const char *, const I *, const I *, const I *, 
 void __wrap_dgemm_(const char *ta, const char *tb, const I *m, const I *n, const I *k, const D *al,
                    const D *a, const I *lda, const D *b, const I *ldb, const D *be, D *c, const I *ldc)
 {
-    CHARGED(2.0 * *m * *n * *k, __real_dgemm_(ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc));
+    CHARGED(K_GEMM, 2.0 * *m * *n * *k, __real_dgemm_(ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc));
 }
 
 void __real_dsymm_(const char *, const char *, const I *, const I *, const D *, const D *, const I *,
@@ -99,7 +176,7 @@ void __real_dsymm_(const char *, const char *, const I *, const I *, const D *, 
 void __wrap_dsymm_(const char *side, const char *uplo, const I *m, const I *n, const D *al, const D *a,
                    const I *lda, const D *b, const I *ldb, const D *be, D *c, const I *ldc)
 {
-    CHARGED(left(side) ? 2.0 * *m * *m * *n : 2.0 * *m * *n * *n,
+    CHARGED(K_SYMM, left(side) ? 2.0 * *m * *m * *n : 2.0 * *m * *n * *n,
             __real_dsymm_(side, uplo, m, n, al, a, lda, b, ldb, be, c, ldc));
 }
 
@@ -108,7 +185,7 @@ void __real_dsyrk_(const char *, const char *, const I *, const I *, const D *, 
 void __wrap_dsyrk_(const char *uplo, const char *tr, const I *n, const I *k, const D *al, const D *a,
                    const I *lda, const D *be, D *c, const I *ldc)
 {
-    CHARGED((double)*n * (*n + 1) * *k, __real_dsyrk_(uplo, tr, n, k, al, a, lda, be, c, ldc));
+    CHARGED(K_SYRK, (double)*n * (*n + 1) * *k, __real_dsyrk_(uplo, tr, n, k, al, a, lda, be, c, ldc));
 }
 
 void __real_dsyr2k_(const char *, const char *, const I *, const I *, const D *, const D *, const I *,
@@ -116,7 +193,7 @@ void __real_dsyr2k_(const char *, const char *, const I *, const I *, const D *,
 void __wrap_dsyr2k_(const char *uplo, const char *tr, const I *n, const I *k, const D *al, const D *a,
                     const I *lda, const D *b, const I *ldb, const D *be, D *c, const I *ldc)
 {
-    CHARGED(2.0 * *n * *n * *k, __real_dsyr2k_(uplo, tr, n, k, al, a, lda, b, ldb, be, c, ldc));
+    CHARGED(K_SYR2K, 2.0 * *n * *n * *k, __real_dsyr2k_(uplo, tr, n, k, al, a, lda, b, ldb, be, c, ldc));
 }
 
 void __real_dtrmm_(const char *, const char *, const char *, const char *, const I *, const I *,
@@ -124,7 +201,7 @@ void __real_dtrmm_(const char *, const char *, const char *, const char *, const
 void __wrap_dtrmm_(const char *side, const char *uplo, const char *ta, const char *diag, const I *m,
                    const I *n, const D *al, const D *a, const I *lda, D *b, const I *ldb)
 {
-    CHARGED(left(side) ? (double)*m * *m * *n : (double)*m * *n * *n,
+    CHARGED(K_TRMM, left(side) ? (double)*m * *m * *n : (double)*m * *n * *n,
             __real_dtrmm_(side, uplo, ta, diag, m, n, al, a, lda, b, ldb));
 }
 
@@ -133,7 +210,7 @@ void __real_dtrsm_(const char *, const char *, const char *, const char *, const
 void __wrap_dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag, const I *m,
                    const I *n, const D *al, const D *a, const I *lda, D *b, const I *ldb)
 {
-    CHARGED(left(side) ? (double)*m * *m * *n : (double)*m * *n * *n,
+    CHARGED(K_TRSM, left(side) ? (double)*m * *m * *n : (double)*m * *n * *n,
             __real_dtrsm_(side, uplo, ta, diag, m, n, al, a, lda, b, ldb));
 }
 
@@ -143,7 +220,7 @@ void __real_dgemv_(const char *, const I *, const I *, const D *, const D *, con
 void __wrap_dgemv_(const char *t, const I *m, const I *n, const D *al, const D *a, const I *lda,
                    const D *x, const I *incx, const D *be, D *y, const I *incy)
 {
-    CHARGED(2.0 * *m * *n, __real_dgemv_(t, m, n, al, a, lda, x, incx, be, y, incy));
+    CHARGED(K_GEMV, 2.0 * *m * *n, __real_dgemv_(t, m, n, al, a, lda, x, incx, be, y, incy));
 }
 
 void __real_dger_(const I *, const I *, const D *, const D *, const I *, const D *, const I *, D *,
@@ -151,7 +228,7 @@ void __real_dger_(const I *, const I *, const D *, const D *, const I *, const D
 void __wrap_dger_(const I *m, const I *n, const D *al, const D *x, const I *incx, const D *y,
                   const I *incy, D *a, const I *lda)
 {
-    CHARGED(2.0 * *m * *n, __real_dger_(m, n, al, x, incx, y, incy, a, lda));
+    CHARGED(K_GER, 2.0 * *m * *n, __real_dger_(m, n, al, x, incx, y, incy, a, lda));
 }
 
 void __real_dsymv_(const char *, const I *, const D *, const D *, const I *, const D *, const I *,
@@ -159,14 +236,14 @@ void __real_dsymv_(const char *, const I *, const D *, const D *, const I *, con
 void __wrap_dsymv_(const char *uplo, const I *n, const D *al, const D *a, const I *lda, const D *x,
                    const I *incx, const D *be, D *y, const I *incy)
 {
-    CHARGED(2.0 * *n * *n, __real_dsymv_(uplo, n, al, a, lda, x, incx, be, y, incy));
+    CHARGED(K_SYMV, 2.0 * *n * *n, __real_dsymv_(uplo, n, al, a, lda, x, incx, be, y, incy));
 }
 
 void __real_dsyr_(const char *, const I *, const D *, const D *, const I *, D *, const I *);
 void __wrap_dsyr_(const char *uplo, const I *n, const D *al, const D *x, const I *incx, D *a,
                   const I *lda)
 {
-    CHARGED((double)*n * *n, __real_dsyr_(uplo, n, al, x, incx, a, lda));
+    CHARGED(K_SYR, (double)*n * *n, __real_dsyr_(uplo, n, al, x, incx, a, lda));
 }
 
 void __real_dsyr2_(const char *, const I *, const D *, const D *, const I *, const D *, const I *, D *,
@@ -174,7 +251,7 @@ void __real_dsyr2_(const char *, const I *, const D *, const D *, const I *, con
 void __wrap_dsyr2_(const char *uplo, const I *n, const D *al, const D *x, const I *incx, const D *y,
                    const I *incy, D *a, const I *lda)
 {
-    CHARGED(2.0 * *n * *n, __real_dsyr2_(uplo, n, al, x, incx, y, incy, a, lda));
+    CHARGED(K_SYR2, 2.0 * *n * *n, __real_dsyr2_(uplo, n, al, x, incx, y, incy, a, lda));
 }
 
 void __real_dtrmv_(const char *, const char *, const char *, const I *, const D *, const I *, D *,
@@ -182,7 +259,7 @@ void __real_dtrmv_(const char *, const char *, const char *, const I *, const D 
 void __wrap_dtrmv_(const char *uplo, const char *t, const char *diag, const I *n, const D *a,
                    const I *lda, D *x, const I *incx)
 {
-    CHARGED((double)*n * *n, __real_dtrmv_(uplo, t, diag, n, a, lda, x, incx));
+    CHARGED(K_TRMV, (double)*n * *n, __real_dtrmv_(uplo, t, diag, n, a, lda, x, incx));
 }
 
 void __real_dtrsv_(const char *, const char *, const char *, const I *, const D *, const I *, D *,
@@ -190,66 +267,66 @@ void __real_dtrsv_(const char *, const char *, const char *, const I *, const D 
 void __wrap_dtrsv_(const char *uplo, const char *t, const char *diag, const I *n, const D *a,
                    const I *lda, D *x, const I *incx)
 {
-    CHARGED((double)*n * *n, __real_dtrsv_(uplo, t, diag, n, a, lda, x, incx));
+    CHARGED(K_TRSV, (double)*n * *n, __real_dtrsv_(uplo, t, diag, n, a, lda, x, incx));
 }
 
 /* ---- Level 1, copies, dlarfg --------------------------------------------- */
 void __real_daxpy_(const I *, const D *, const D *, const I *, D *, const I *);
 void __wrap_daxpy_(const I *n, const D *al, const D *x, const I *incx, D *y, const I *incy)
 {
-    CHARGED(2.0 * *n, __real_daxpy_(n, al, x, incx, y, incy));
+    CHARGED(K_AXPY, 2.0 * *n, __real_daxpy_(n, al, x, incx, y, incy));
 }
 
 D __real_ddot_(const I *, const D *, const I *, const D *, const I *);
 D __wrap_ddot_(const I *n, const D *x, const I *incx, const D *y, const I *incy)
 {
     D r_;
-    CHARGED(2.0 * *n, r_ = __real_ddot_(n, x, incx, y, incy));
+    CHARGED(K_DOT, 2.0 * *n, r_ = __real_ddot_(n, x, incx, y, incy));
     return r_;
 }
 
 void __real_dscal_(const I *, const D *, D *, const I *);
 void __wrap_dscal_(const I *n, const D *al, D *x, const I *incx)
 {
-    CHARGED((double)*n, __real_dscal_(n, al, x, incx));
+    CHARGED(K_SCAL, (double)*n, __real_dscal_(n, al, x, incx));
 }
 
 void __real_dcopy_(const I *, const D *, const I *, D *, const I *);
 void __wrap_dcopy_(const I *n, const D *x, const I *incx, D *y, const I *incy)
 {
-    CHARGED((double)*n, __real_dcopy_(n, x, incx, y, incy));
+    CHARGED(K_COPY, (double)*n, __real_dcopy_(n, x, incx, y, incy));
 }
 
 void __real_dswap_(const I *, D *, const I *, D *, const I *);
 void __wrap_dswap_(const I *n, D *x, const I *incx, D *y, const I *incy)
 {
-    CHARGED((double)*n, __real_dswap_(n, x, incx, y, incy));
+    CHARGED(K_SWAP, (double)*n, __real_dswap_(n, x, incx, y, incy));
 }
 
 I __real_idamax_(const I *, const D *, const I *);
 I __wrap_idamax_(const I *n, const D *x, const I *incx)
 {
     I r_;
-    CHARGED((double)*n, r_ = __real_idamax_(n, x, incx));
+    CHARGED(K_IAMAX, (double)*n, r_ = __real_idamax_(n, x, incx));
     return r_;
 }
 
 void __real_dlarfg_(const I *, D *, D *, const I *, D *);
 void __wrap_dlarfg_(const I *n, D *alpha, D *x, const I *incx, D *tau)
 {
-    CHARGED(3.0 * *n, __real_dlarfg_(n, alpha, x, incx, tau));
+    CHARGED(K_LARFG, 3.0 * *n, __real_dlarfg_(n, alpha, x, incx, tau));
 }
 
 void __real_dlacpy_(const char *, const I *, const I *, const D *, const I *, D *, const I *);
 void __wrap_dlacpy_(const char *uplo, const I *m, const I *n, const D *a, const I *lda, D *b,
                     const I *ldb)
 {
-    CHARGED((double)*m * *n, __real_dlacpy_(uplo, m, n, a, lda, b, ldb));
+    CHARGED(K_LACPY, (double)*m * *n, __real_dlacpy_(uplo, m, n, a, lda, b, ldb));
 }
 
 void __real_dlaset_(const char *, const I *, const I *, const D *, const D *, D *, const I *);
 void __wrap_dlaset_(const char *uplo, const I *m, const I *n, const D *al, const D *be, D *a,
                     const I *lda)
 {
-    CHARGED((double)*m * *n, __real_dlaset_(uplo, m, n, al, be, a, lda));
+    CHARGED(K_LASET, (double)*m * *n, __real_dlaset_(uplo, m, n, al, be, a, lda));
 }

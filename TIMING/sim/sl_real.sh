@@ -84,15 +84,16 @@ SIMREPS=${SLR_SIMREPS:-2}
 ROUT=${SLR_ROUTINES:-getrf,potrf,geqrf,sytrd}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 JOBS=${SLR_JOBS:-2} # simulations at once (each is one process; never beside a real run)
-RATE=${SLR_RATE:-grid} # where the simulated hosts' computation rates come from (above)
+WARM=${SLR_WARMUP:-1} # untimed runs of each routine before the timed one, real and simulated (above)
+RATE=${SLR_RATE:-call} # where the simulated hosts' computation rates come from (above)
 BWF=${SLR_BWF:-bed} # where the bandwidth goes by message size (above)
 case $BWF in
   bed | all | none) ;;
   *) echo "sl_real.sh: SLR_BWF is bed, all or none, not '$BWF'" >&2; exit 2 ;;
 esac
 case $RATE in
-  grid | kernel | 1x1) ;;
-  *) echo "sl_real.sh: SLR_RATE=$RATE: not grid, kernel or 1x1"; exit 2 ;;
+  call | grid | kernel | 1x1) ;;
+  *) echo "sl_real.sh: SLR_RATE=$RATE: not call, grid, kernel or 1x1"; exit 2 ;;
 esac
 C=TESTING/cluster/cluster.sh
 for x in "$RB/sl_bench_ref" "$RB/sl_bench_ours" "$RB/Tsim" "$SB/sl_bench_ref" "$SB/sl_bench_ours"; do
@@ -107,6 +108,8 @@ CSV=$OUT/real.csv
 echo "setting,grid,lib,world,routine,N,seconds,residual,round" > "$CSV"
 KCSV=$OUT/real-compute.csv
 echo "setting,grid,lib,round,routine,rank,flops,seconds,other" > "$KCSV"
+TCSV=$OUT/real-calls.csv
+echo "setting,grid,lib,round,routine,rank,kernel,class,flops,seconds" > "$TCSV"
 
 # real SETTING GRID LAUNCHER...: Tsim, then the real rounds: in each, the
 # reference and ours (and first, with SLR_RATE=1x1, the routines on one
@@ -117,12 +120,13 @@ real() {
   "$@" -n 2 "$RB/Tsim" > "$RAW/tsim_$set.txt" 2>&1 || { echo "sl_real.sh: Tsim failed on $set"; return 1; }
   for ((r = 1; r <= REPS; r++)); do
     [ "$RATE" = 1x1 ] &&
-      timeout -k 5 600 "$@" -n 1 "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_${set}_1x1_$r.out" 2>&1
+      timeout -k 5 600 "$@" -n 1 env SL_WARMUP="$WARM" "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_${set}_1x1_$r.out" 2>&1
     for lib in ref ours; do
-      timeout -k 5 600 "$@" -n 2 "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
-      awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" -v csv="$CSV" -v kcsv="$KCSV" '
+      timeout -k 5 600 "$@" -n 2 env SL_WARMUP="$WARM" "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
+      awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" -v csv="$CSV" -v kcsv="$KCSV" -v tcsv="$TCSV" '
         $1 == "SLB" { printf "%s,%s,%s,real,%s,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10, r >> csv }
-        $1 == "SLK" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6 >> kcsv }' \
+        $1 == "SLK" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6 >> kcsv }
+        $1 == "SLKT" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6, $7 >> tcsv }' \
         "$RAW/real_${set}_${g}_${lib}_$r.out"
     done
   done
@@ -134,7 +138,7 @@ simone() {
   printf '%s\n' '<?xml version="1.0"?>' '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">' \
     '<platform version="4.1">' '  <cluster id="c" prefix="node-" suffix="" radical="0-0" speed="20Gf" core="1" bw="10GBps" lat="1us"/>' \
     '</platform>' > "$pf"
-  (unset SIM_PPN; SL_FLOPS=1 sim_run 1 "$pf" "$RAW" 1800 "$SB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1) \
+  (unset SIM_PPN; SL_WARMUP=$WARM SL_FLOPS=1 sim_run 1 "$pf" "$RAW" 1800 "$SB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1) \
     > "$RAW/sim_1x1.out" 2> "$RAW/sim_1x1.err"
 }
 
@@ -159,6 +163,25 @@ rates() {
   awk -F, -v s="$1" -v g="$2" -v rt="$3" -v l="$4" -v r="$5" -v k="$RATE" '
     $1 == s && $2 == g && $3 == l && $4 == r && $5 == rt && $8 > 0 { v[$6] = $7 / ($8 + (k == "kernel" ? 0 : $9)) }
     END { if ((0 in v) && (1 in v)) printf "%.6g %.6g\n", v[0], v[1] }' "$KCSV"
+}
+
+# callrates SETTING GRID ROUTINE LIB ROUND PATH: SLR_RATE=call, the file
+# SL_RATES that sl_flops.c reads (lines "rank kernel class s"): each
+# process's seconds per operation of each kind of call (kernel, and class of
+# operation count) in that real run, times (calls' seconds + ScaLAPACK's
+# own) / calls' seconds, so that its own code is spread over its calls as
+# SLR_RATE=grid spreads it; and "rank -1 -1 s", the process's average (for
+# a call the run did not time)
+callrates() {
+  awk -F, -v s="$1" -v g="$2" -v rt="$3" -v l="$4" -v r="$5" '
+    FILENAME == ARGV[1] && $1 == s && $2 == g && $3 == l && $4 == r && $5 == rt && $7 > 0 && $8 > 0 {
+      scale[$6] = ($8 + $9) / $8; all[$6] = ($8 + $9) / $7 }
+    FILENAME == ARGV[2] && $1 == s && $2 == g && $3 == l && $4 == r && $5 == rt && $9 > 0 {
+      line[++n] = $6 " " $7 " " $8; spf[n] = $10 / $9; rk[n] = $6 }
+    END {
+      for (k in all) printf "%s -1 -1 %.9g\n", k, all[k]
+      for (i = 1; i <= n; i++) if (rk[i] in scale) printf "%s %.9g\n", line[i], spf[i] * scale[rk[i]] }' "$KCSV" "$TCSV" > "$6"
+  [ "$(awk '$2 == -1' "$6" | wc -l)" = 2 ]
 }
 
 # platform PATH SPEEDS: two hosts of the speeds "rank0 rank1" (flop/s), each
@@ -220,15 +243,20 @@ sim() {
     fi
     for ((r = 1; r <= nrep; r++)); do
       for lib in ref ours; do
-        if [ "$mode" = grid ] || [ "$mode" = kernel ]; then
+        local f=$RAW/sim_${set}_${g}_${lib}_${rt//,/_}_$r slrates=
+        if [ "$mode" = grid ] || [ "$mode" = kernel ] || [ "$mode" = call ]; then
           speed=$(rates "$set" "$g" "$rt" "$lib" "$r")
           [ -n "$speed" ] || { echo "sl_real.sh: no computation rates of $rt, $lib, round $r on $set $g"; continue; }
         fi
-        local f=$RAW/sim_${set}_${g}_${lib}_${rt//,/_}_$r
+        if [ "$mode" = call ]; then
+          slrates=$f.rates
+          callrates "$set" "$g" "$rt" "$lib" "$r" "$slrates" ||
+            { echo "sl_real.sh: no rates by call of $rt, $lib, round $r on $set $g"; continue; }
+        fi
         platform "$f.xml" "$speed"
         if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
         (unset SIM_PPN BLACS_ALPHA BLACS_BETA
-         SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q" \
+         SL_WARMUP=$WARM SL_RATES=$slrates SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q" \
            > "$f.out" 2> "$f.err"
          rc=$(sim_status $? "$f.err")
          [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; exit 1; }
@@ -251,7 +279,7 @@ for s in $SETTINGS; do
     *)
       # a bed of two hosts for this setting alone, its links held to the rate
       bash $C with 2 bash -c 'bash '"$C"' link "$CLUSTER" h1 rate '"$set"' && bash '"$C"' link "$CLUSTER" h2 rate '"$set"' &&
-        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' KCSV='"$KCSV"' RATE='"$RATE"' REPS='"$REPS"' ROUT='"$ROUT"' N='"$N"' NB='"$NB"' \
+        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' KCSV='"$KCSV"' TCSV='"$TCSV"' RATE='"$RATE"' WARM='"$WARM"' REPS='"$REPS"' ROUT='"$ROUT"' N='"$N"' NB='"$NB"' \
         real '"$set"' '"$g"' bash '"$C"' run "$CLUSTER" mpich 1' ;;
   esac
   echo "== simulated/real: $set $g, simulations ($(date -u +%H:%M:%S) UTC)"

@@ -12,4 +12,11 @@ extern int sl_in_blacs;
  * the simulated one, which charges them instead) */
 void sl_flops_reset(void);
 void sl_flops_get(double *flops, double *seconds);
+/* the same by kernel (SL_FLOPS_KERNELS: the wrapped routines, in the order
+ * of sl_flops.c) and class of operation count (SL_FLOPS_CLASSES:
+ * 1 + floor(log2 flops)): t[(kernel * SL_FLOPS_CLASSES + class) * 2 + 0]
+ * the operations, + 1 the seconds (zeros in the simulated build) */
+#define SL_FLOPS_KERNELS 22
+#define SL_FLOPS_CLASSES 48
+void sl_flops_table(double *t);
 #endif
