@@ -28,6 +28,9 @@
  *   SLK,routine,rank,flops,seconds,other
  * and the same by kernel and class of operation count (sl_wrap.h):
  *   SLKT,routine,rank,kernel,class,flops,seconds
+ * and the gaps between the wrapped calls by the call that ends each
+ * (sl_wrap.h; key as there):
+ *   SLKG,routine,rank,key,count,seconds
  * SL_WARMUP=k in the environment runs each routine k times first,
  * untimed, each on a fresh copy of the matrix (sl_real.sh: the first call
  * of a process pays page faults and MPI's first use of each path, which no
@@ -285,6 +288,9 @@ int main(int argc, char **argv)
         double ktab[NT], *ktall = me == 0 ? malloc(sizeof(double) * NT * (size_t)np) : NULL;
         sl_flops_table(ktab);
         MPI_Gather(ktab, NT, MPI_DOUBLE, ktall, NT, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        double gtab[2 * SL_GAP_KEYS], *gall = me == 0 ? malloc(sizeof gtab * (size_t)np) : NULL;
+        sl_gap_table(gtab);
+        MPI_Gather(gtab, 2 * SL_GAP_KEYS, MPI_DOUBLE, gall, 2 * SL_GAP_KEYS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         if (wrap) {
             char path[4096];
             snprintf(path, sizeof path, "%s.%s.csv", wrap, r);
@@ -324,6 +330,12 @@ int main(int argc, char **argv)
                 if (kall[3 * k + 1] > 0)
                     printf("SLK,%s,%d,%.9g,%.9g,%.9g\n", r, k, kall[3 * k], kall[3 * k + 1],
                            kall[3 * k + 2]);
+            for (int k = 0; gall && k < np; k++)
+                for (int i = 0; i < SL_GAP_KEYS; i++)
+                    if (gall[((size_t)k * SL_GAP_KEYS + i) * 2 + 1] > 0)
+                        printf("SLKG,%s,%d,%d,%.0f,%.9g\n", r, k, i,
+                               gall[((size_t)k * SL_GAP_KEYS + i) * 2 + 1],
+                               gall[((size_t)k * SL_GAP_KEYS + i) * 2]);
             for (int k = 0; ktall && k < np; k++)
                 for (int i = 0; i < NT / 2; i++)
                     if (ktall[(size_t)k * NT + 2 * i + 1] > 0)
@@ -334,6 +346,7 @@ int main(int argc, char **argv)
         }
         free(kall);
         free(ktall);
+        free(gall);
     }
     free(list);
     free(a), free(v1), free(v2), free(v3), free(ipiv), free(work), free(a0), free(x), free(b), free(rwork);

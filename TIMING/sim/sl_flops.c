@@ -62,16 +62,17 @@ static int fclass(double flops)
  * wrapped call is timed, should one call another (the inner call's count
  * goes to its own cell with no seconds). */
 #include <mpi.h>
-static double kflops, ksecs, tab[NK][NCLASS][2];
-static int depth;
+static double kflops, ksecs, tab[NK][NCLASS][2], gap[SL_GAP_KEYS][2], last = -1;
+static int depth, gdepth;
 #define CHARGED(k, flops, call)                              \
     do {                                                     \
         const double f_ = (flops);                           \
         const int d_ = depth++;                              \
-        const double t0_ = d_ ? 0 : MPI_Wtime();             \
+        const double t0_ = sl_gap_enter((k) * NCLASS + fclass(f_)); \
         call;                                                \
         --depth;                                             \
-        const double s_ = d_ ? 0 : MPI_Wtime() - t0_;        \
+        const double t1_ = sl_gap_exit();                    \
+        const double s_ = d_ ? 0 : t1_ - t0_;                \
         ksecs += s_;                                         \
         kflops += f_;                                        \
         tab[k][fclass(f_)][0] += f_;                         \
@@ -82,7 +83,28 @@ void sl_flops_reset(void)
 {
     kflops = ksecs = 0;
     memset(tab, 0, sizeof tab);
+    memset(gap, 0, sizeof gap);
+    last = -1; /* the first gap would hold the driver's barrier */
 }
+
+double sl_gap_enter(int key)
+{
+    if (gdepth++) return 0;
+    const double now = MPI_Wtime();
+    if (last >= 0) {
+        gap[key][0] += now - last;
+        gap[key][1] += 1;
+    }
+    return now;
+}
+
+double sl_gap_exit(void)
+{
+    if (--gdepth) return 0;
+    return last = MPI_Wtime();
+}
+
+void sl_gap_table(double *t) { memcpy(t, gap, sizeof gap); }
 
 void sl_flops_get(double *flops, double *seconds)
 {
@@ -103,9 +125,11 @@ static int charge_on = -1;
 /* SL_RATES (sl_real.sh, SLR_RATE=call): a file of lines "rank kernel class
  * seconds-per-operation" from a real run; this process's calls are charged
  * those seconds (as operations at its host's speed).  A cell the file does
- * not have, and kernel -1, take the line "rank -1 -1 s" (the process's
- * average). */
-static double spf[NK][NCLASS], spf_all = -1;
+ * not have takes the line "rank -1 -1 s" (the process's average).  Lines
+ * "rank G key s": the average gap before a call of that key (sl_wrap.h),
+ * charged before each such call. */
+static double spf[NK][NCLASS], spf_all = -1, gapf[SL_GAP_KEYS];
+static int gdepth;
 
 static void rates_load(const char *path)
 {
@@ -117,8 +141,13 @@ static void rates_load(const char *path)
         fprintf(stderr, "sl_flops: SL_RATES=%s: cannot open\n", path);
         exit(2);
     }
-    while (fscanf(f, "%d %d %d %lg", &r, &k, &c, &s) == 4) {
-        if (r != me) continue;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%d G %d %lg", &r, &k, &s) == 3) {
+            if (r == me && k >= 0 && k < SL_GAP_KEYS) gapf[k] = s;
+            continue;
+        }
+        if (sscanf(line, "%d %d %d %lg", &r, &k, &c, &s) != 4 || r != me) continue;
         if (k < 0)
             spf_all = s;
         else if (k < NK && c >= 0 && c < NCLASS)
@@ -132,22 +161,46 @@ static void rates_load(const char *path)
     const double speed = sg_host_get_speed(sg_host_self());
     for (k = 0; k < NK; k++)
         for (c = 0; c < NCLASS; c++) spf[k][c] = speed * (spf[k][c] > 0 ? spf[k][c] : spf_all);
+    for (k = 0; k < SL_GAP_KEYS; k++) gapf[k] *= speed;
 }
 
-static void charge(int k, double flops)
+static int charging(void)
 {
     if (charge_on < 0) {
         const char *e = getenv("SL_FLOPS"), *r = getenv("SL_RATES");
         charge_on = e && *e && strcmp(e, "0") != 0;
         if (charge_on && r && *r) rates_load(r);
     }
-    if (!charge_on || flops <= 0) return;
+    return charge_on;
+}
+
+/* the gap before a call of this key, as the real run had it (SL_RATES) */
+double sl_gap_enter(int key)
+{
+    if (!gdepth++ && charging() && gapf[key] > 0) smpi_execute_flops(gapf[key]);
+    return MPI_Wtime();
+}
+
+double sl_gap_exit(void)
+{
+    --gdepth;
+    return MPI_Wtime();
+}
+
+void sl_gap_table(double *t) { memset(t, 0, sizeof(double) * 2 * SL_GAP_KEYS); }
+
+static void charge(int k, double flops)
+{
+    if (!charging() || flops <= 0) return;
     smpi_execute_flops(spf_all < 0 ? flops : flops * spf[k][fclass(flops)]);
 }
-#define CHARGED(k, flops, call) \
-    do {                        \
-        charge(k, flops);       \
-        call;                   \
+#define CHARGED(k, flops, call)                  \
+    do {                                         \
+        const double f_ = (flops);               \
+        (void)sl_gap_enter((k) * NCLASS + fclass(f_)); \
+        charge(k, f_);                           \
+        call;                                    \
+        (void)sl_gap_exit();                     \
     } while (0)
 
 void sl_flops_reset(void) {}

@@ -110,6 +110,8 @@ KCSV=$OUT/real-compute.csv
 echo "setting,grid,lib,round,routine,rank,flops,seconds,other" > "$KCSV"
 TCSV=$OUT/real-calls.csv
 echo "setting,grid,lib,round,routine,rank,kernel,class,flops,seconds" > "$TCSV"
+GCSV=$OUT/real-gaps.csv
+echo "setting,grid,lib,round,routine,rank,key,count,seconds" > "$GCSV"
 
 # real SETTING GRID LAUNCHER...: Tsim, then the real rounds: in each, the
 # reference and ours (and first, with SLR_RATE=1x1, the routines on one
@@ -123,10 +125,11 @@ real() {
       timeout -k 5 600 "$@" -n 1 env SL_WARMUP="$WARM" "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_${set}_1x1_$r.out" 2>&1
     for lib in ref ours; do
       timeout -k 5 600 "$@" -n 2 env SL_WARMUP="$WARM" "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
-      awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" -v csv="$CSV" -v kcsv="$KCSV" -v tcsv="$TCSV" '
+      awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" -v csv="$CSV" -v kcsv="$KCSV" -v tcsv="$TCSV" -v gcsv="$GCSV" '
         $1 == "SLB" { printf "%s,%s,%s,real,%s,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10, r >> csv }
         $1 == "SLK" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6 >> kcsv }
-        $1 == "SLKT" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6, $7 >> tcsv }' \
+        $1 == "SLKT" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6, $7 >> tcsv }
+        $1 == "SLKG" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6 >> gcsv }' \
         "$RAW/real_${set}_${g}_${lib}_$r.out"
     done
   done
@@ -166,22 +169,19 @@ rates() {
 }
 
 # callrates SETTING GRID ROUTINE LIB ROUND PATH: SLR_RATE=call, the file
-# SL_RATES that sl_flops.c reads (lines "rank kernel class s"): each
-# process's seconds per operation of each kind of call (kernel, and class of
-# operation count) in that real run, times (calls' seconds + ScaLAPACK's
-# own) / calls' seconds, so that its own code is spread over its calls as
-# SLR_RATE=grid spreads it; and "rank -1 -1 s", the process's average (for
-# a call the run did not time)
+# SL_RATES that sl_flops.c reads: each process's seconds per operation of
+# each kind of call (kernel, and class of operation count) in that real
+# run ("rank kernel class s"), and "rank -1 -1 s", the process's average
+# over its calls (for a call the run did not time); and the average gap
+# before each kind of wrapped call, BLAS or BLACS ("rank G key s"): where
+# ScaLAPACK's own code ran, charged there
 callrates() {
   awk -F, -v s="$1" -v g="$2" -v rt="$3" -v l="$4" -v r="$5" '
-    FILENAME == ARGV[1] && $1 == s && $2 == g && $3 == l && $4 == r && $5 == rt && $7 > 0 && $8 > 0 {
-      scale[$6] = ($8 + $9) / $8; all[$6] = ($8 + $9) / $7 }
-    FILENAME == ARGV[2] && $1 == s && $2 == g && $3 == l && $4 == r && $5 == rt && $9 > 0 {
-      line[++n] = $6 " " $7 " " $8; spf[n] = $10 / $9; rk[n] = $6 }
-    END {
-      for (k in all) printf "%s -1 -1 %.9g\n", k, all[k]
-      for (i = 1; i <= n; i++) if (rk[i] in scale) printf "%s %.9g\n", line[i], spf[i] * scale[rk[i]] }' "$KCSV" "$TCSV" > "$6"
-  [ "$(awk '$2 == -1' "$6" | wc -l)" = 2 ]
+    $1 != s || $2 != g || $3 != l || $4 != r || $5 != rt { next }
+    FILENAME == ARGV[1] && $7 > 0 && $8 > 0 { printf "%s -1 -1 %.9g\n", $6, $8 / $7; n1++ }
+    FILENAME == ARGV[2] && $9 > 0 { printf "%s %s %s %.9g\n", $6, $7, $8, $10 / $9 }
+    FILENAME == ARGV[3] && $8 > 0 { printf "%s G %s %.9g\n", $6, $7, $9 / $8 }
+    END { exit n1 != 2 }' "$KCSV" "$TCSV" "$GCSV" > "$6"
 }
 
 # platform PATH SPEEDS: two hosts of the speeds "rank0 rank1" (flop/s), each
@@ -279,7 +279,7 @@ for s in $SETTINGS; do
     *)
       # a bed of two hosts for this setting alone, its links held to the rate
       bash $C with 2 bash -c 'bash '"$C"' link "$CLUSTER" h1 rate '"$set"' && bash '"$C"' link "$CLUSTER" h2 rate '"$set"' &&
-        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' KCSV='"$KCSV"' TCSV='"$TCSV"' RATE='"$RATE"' WARM='"$WARM"' REPS='"$REPS"' ROUT='"$ROUT"' N='"$N"' NB='"$NB"' \
+        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' KCSV='"$KCSV"' TCSV='"$TCSV"' GCSV='"$GCSV"' RATE='"$RATE"' WARM='"$WARM"' REPS='"$REPS"' ROUT='"$ROUT"' N='"$N"' NB='"$NB"' \
         real '"$set"' '"$g"' bash '"$C"' run "$CLUSTER" mpich 1' ;;
   esac
   echo "== simulated/real: $set $g, simulations ($(date -u +%H:%M:%S) UTC)"

@@ -23,6 +23,7 @@
 #include "sl_wrap.h"
 
 enum { NFAM = 11, NTYP = 5, NSCOPE = 5, NTOP = 64 };
+_Static_assert(SL_GAP_KEYS == SL_GAP_BLACS + NFAM * NTYP, "sl_wrap.h: SL_GAP_KEYS");
 static const char *const fam_name[NFAM] = {"gesd2d", "gerv2d", "trsd2d", "trrv2d", "gebs2d", "gebr2d",
                                            "trbs2d", "trbr2d", "gsum2d", "gamx2d", "gamn2d"};
 static const char typ_name[NTYP] = {'i', 's', 'd', 'c', 'z'};
@@ -136,11 +137,11 @@ static void log_call(int fam, int typ, const char *scope, const char *top, doubl
     void __wrap_##name params;                                                                     \
     void __wrap_##name params                                                                      \
     {                                                                                              \
-        double t0 = MPI_Wtime();                                                                   \
+        double t0 = sl_gap_enter(SL_GAP_BLACS + (fam) * NTYP + (typ));                             \
         sl_in_blacs++;                                                                             \
         __real_##name args;                                                                        \
         sl_in_blacs--;                                                                             \
-        double t1 = MPI_Wtime();                                                                   \
+        double t1 = sl_gap_exit();                                                                 \
         add(fam, typ, sc, tp, t1 - t0);                                                            \
         log_call(fam, typ, sc, tp, items, t0, t1);                                                 \
     }

@@ -19,4 +19,19 @@ void sl_flops_get(double *flops, double *seconds);
 #define SL_FLOPS_KERNELS 22
 #define SL_FLOPS_CLASSES 48
 void sl_flops_table(double *t);
+/* The gaps: what a process computes between two wrapped calls (BLAS,
+ * LAPACK or BLACS) that is neither -- ScaLAPACK's and PBLAS's own code,
+ * unwrapped BLAS -- keyed by the call that ends the gap: a BLAS call by
+ * kernel * SL_FLOPS_CLASSES + class, a BLACS call by SL_GAP_BLACS + family *
+ * 5 + type (sl_wrap.c's order).  The real build times them (sl_gap_table:
+ * t[2 * key] the seconds, + 1 the count); the simulated one charges each
+ * call the average of its key before it (SL_RATES, sl_flops.c).  Each
+ * wrapper calls sl_gap_enter at its entry and sl_gap_exit at its exit;
+ * both return MPI_Wtime() (in the real build, 0 inside another wrapped
+ * call), so that a wrapper times its call with the same two readings. */
+#define SL_GAP_BLACS (SL_FLOPS_KERNELS * SL_FLOPS_CLASSES)
+#define SL_GAP_KEYS (SL_GAP_BLACS + 11 * 5)
+double sl_gap_enter(int key);
+double sl_gap_exit(void);
+void sl_gap_table(double *t);
 #endif
