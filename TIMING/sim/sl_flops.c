@@ -175,9 +175,14 @@ static int charging(void)
 }
 
 /* the gap before a call of this key, as the real run had it (SL_RATES) */
-double sl_gap_enter(int key)
+static void gap_charge(int key)
 {
     if (!gdepth++ && charging() && gapf[key] > 0) smpi_execute_flops(gapf[key]);
+}
+
+double sl_gap_enter(int key)
+{
+    gap_charge(key);
     return MPI_Wtime();
 }
 
@@ -197,10 +202,10 @@ static void charge(int k, double flops)
 #define CHARGED(k, flops, call)                  \
     do {                                         \
         const double f_ = (flops);               \
-        (void)sl_gap_enter((k) * NCLASS + fclass(f_)); \
+        gap_charge((k) * NCLASS + fclass(f_));   \
         charge(k, f_);                           \
         call;                                    \
-        (void)sl_gap_exit();                     \
+        --gdepth;                                \
     } while (0)
 
 void sl_flops_reset(void) {}
