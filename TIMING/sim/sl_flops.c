@@ -63,20 +63,19 @@ static int fclass(double flops)
  * goes to its own cell with no seconds). */
 #include <mpi.h>
 static double kflops, ksecs, tab[NK][NCLASS][2], gap[SL_GAP_KEYS][2], last = -1;
-static int depth, gdepth;
+static int gdepth; /* wrapped calls under way: only the outermost is timed */
 #define CHARGED(k, flops, call)                              \
     do {                                                     \
         const double f_ = (flops);                           \
-        const int d_ = depth++;                              \
-        const double t0_ = sl_gap_enter((k) * NCLASS + fclass(f_)); \
+        const int c_ = fclass(f_), d_ = gdepth;              \
+        const double t0_ = sl_gap_enter((k) * NCLASS + c_);  \
         call;                                                \
-        --depth;                                             \
         const double t1_ = sl_gap_exit();                    \
         const double s_ = d_ ? 0 : t1_ - t0_;                \
         ksecs += s_;                                         \
         kflops += f_;                                        \
-        tab[k][fclass(f_)][0] += f_;                         \
-        tab[k][fclass(f_)][1] += s_;                         \
+        tab[k][c_][0] += f_;                                 \
+        tab[k][c_][1] += s_;                                 \
     } while (0)
 
 void sl_flops_reset(void)
@@ -194,16 +193,17 @@ double sl_gap_exit(void)
 
 void sl_gap_table(double *t) { memset(t, 0, sizeof(double) * 2 * SL_GAP_KEYS); }
 
-static void charge(int k, double flops)
+static void charge(int k, int c, double flops)
 {
     if (!charging() || flops <= 0) return;
-    smpi_execute_flops(spf_all < 0 ? flops : flops * spf[k][fclass(flops)]);
+    smpi_execute_flops(spf_all < 0 ? flops : flops * spf[k][c]);
 }
 #define CHARGED(k, flops, call)                  \
     do {                                         \
         const double f_ = (flops);               \
-        gap_charge((k) * NCLASS + fclass(f_));   \
-        charge(k, f_);                           \
+        const int c_ = fclass(f_);               \
+        gap_charge((k) * NCLASS + c_);           \
+        charge(k, c_, f_);                       \
         call;                                    \
         --gdepth;                                \
     } while (0)
