@@ -10,8 +10,8 @@
 void bi_bcast_hypercube(bi_coll *c)
 {
     int x = c->me ^ c->root;
-    if (x) /* my parent differs in my highest bit */
-        bi_recv(c, c->me ^ bi_pow2_floor(x), c->buf, c->count, c->tag);
+    if (x) /* my parent differs in my highest bit; I pass on to me XOR b, b > x */
+        bi_recv_vector(c, c->me ^ bi_pow2_floor(x), c->tag, 2 * bi_pow2_floor(x) >= c->np);
     for (int b = 1; b < c->np; b <<= 1)
         if (b > x) bi_fwd(c, c->me ^ b, c->buf, c->count, c->tag);
 }

@@ -52,6 +52,7 @@ static void mark_tree(const bi_coll *c, bi_reqs *out)
     h.isize = 1;
     h.dt = MPI_BYTE;
     h.shape = NULL;
+    h.into = NULL;
     h.owner = NULL;
     h.reqs = (bi_reqs){0};
     h.plan.ord_cap = 0;

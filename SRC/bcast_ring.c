@@ -49,7 +49,7 @@ static void relay(bi_coll *c, int from, int to, int tag, int ahead)
 {
     const size_t k = npieces(c);
     if (k == 1 && !ahead) {
-        bi_recv(c, from, c->buf, c->count, tag);
+        bi_recv_vector(c, from, tag, to < 0);
         if (to >= 0) bi_isend(c, to, c->buf, c->count, tag);
         return;
     }

@@ -18,7 +18,8 @@
 /* the tree of radix r over n processes, i being my index in it (0 its
  * root): index j is scope rank at[(off + j) mod n], or (off + j) mod n
  * when at is NULL */
-static void tree_over(bi_coll *c, const int *at, long off, long n, long i, long r, int tag)
+static void tree_over(bi_coll *c, const int *at, long off, long n, long i, long r, int tag,
+                      int more)
 {
     if (r < 2) r = 2;
     if (r > n) r = n;
@@ -32,7 +33,8 @@ static void tree_over(bi_coll *c, const int *at, long off, long n, long i, long 
         while (i % lvl) lvl /= r;
         long from = i - (i / lvl) % r * lvl;
         bi_waitall(c); /* a combine's partial result may still be on its way up */
-        bi_recv(c, RANK(from), c->buf, c->count, tag);
+        /* a leaf passes nothing on (below), unless more follows (node_tree) */
+        bi_recv_vector(c, RANK(from), tag, !more && (lvl < r || i + 1 >= n));
     }
     for (long l = lvl / r; l >= 1; l /= r)
         for (long j = 1; j < r && i + j * l < n; j++) bi_fwd(c, RANK(i + j * l), c->buf, c->count, tag);
@@ -62,6 +64,7 @@ static void node_tree(bi_coll *c, int root, int radix, int tag)
     const bi_scope *sc = c->sc;
     const int np = c->np, me = c->me, nn = sc->nnodes, mine = sc->nodeof[me];
     const int lm = node_leader(sc, mine, root);
+    const int b = sc->nstart[mine], nm = sc->nstart[mine + 1] - b, p0 = sc->pos[lm] - b;
     if (me == lm) {
         /* the leaders by distance from the root: at most a few dozen */
         int *lead = sc->lead, i = 0;
@@ -75,16 +78,15 @@ static void node_tree(bi_coll *c, int root, int radix, int tag)
             lead[j] = k;
         }
         while (lead[i] != me) i++;
-        tree_over(c, lead, 0, nn, i, radix, tag);
+        tree_over(c, lead, 0, nn, i, radix, tag, nm > 1); /* then to the node's members */
     }
-    const int b = sc->nstart[mine], nm = sc->nstart[mine + 1] - b, p0 = sc->pos[lm] - b;
-    tree_over(c, sc->mem + b, p0, nm, (sc->pos[me] - b - p0 + nm) % nm, radix, tag);
+    tree_over(c, sc->mem + b, p0, nm, (sc->pos[me] - b - p0 + nm) % nm, radix, tag, 0);
 }
 
 void bi_bcast_tree_from(bi_coll *c, int root, int radix, int tag)
 {
     if (c->plan.nodes && c->sc->nnodes > 1) node_tree(c, root, radix, tag);
-    else tree_over(c, NULL, root, c->np, (c->me - root + c->np) % c->np, radix, tag);
+    else tree_over(c, NULL, root, c->np, (c->me - root + c->np) % c->np, radix, tag, 0);
 }
 
 void bi_bcast_tree(bi_coll *c) { bi_bcast_tree_from(c, c->root, c->plan.param + 1, c->tag); }

@@ -52,7 +52,10 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_T
 /* non-contiguous shapes to MPI in place through their datatypes (else packed):
  * BLACS_BCAST_DATATYPE=0|1, default by MPI (shape.c) */
 int bi_bcast_mpi_inplace(void);
-extern int bi_bcast_datatype; /* 0, 1; -1 not read yet */
+/* the same for the letters' long messages between two nodes (a peer on
+ * another node): in place unless BLACS_BCAST_DATATYPE=0 */
+int bi_inplace_net(void);
+extern int bi_bcast_datatype; /* 0, 1 as set; 2 not set (by node); -1 not read yet */
 /* the same type kept for reuse (typekeep.c keeps the last 24 datatypes):
  * not to be freed; valid until the next call (which may replace it) or
  * BLACS_EXIT */
@@ -454,6 +457,11 @@ struct bi_coll {
     const bi_shape *shape; /* TOP ' ' broadcasts only: buf is the user's A, this
                               non-contiguous shape, moved in place at a receiver,
                               packed by the source (bcast_mpi.c) */
+    void *into;        /* the letters' receivers (bcast.c): the user's A, of the
+                          non-contiguous shape intoshape, where a receiver that passes
+                          nothing on may take the whole vector from another node in
+                          place (bi_recv_vector), then NULL; else buf is unpacked */
+    const bi_shape *intoshape;
     size_t count;      /* items */
     size_t isize;      /* bytes per item */
     MPI_Datatype dt;   /* MPI type of one item (contiguous isize bytes for combines) */
@@ -497,6 +505,12 @@ void bi_fwd(bi_coll *c, int to, const void *p, size_t items, int tag);
  * in the bounds of its plan (transport.c); other processes return at once */
 void bi_source_settle(bi_coll *c, MPI_Request *r, size_t bytes);
 int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag);        /* returns source */
+/* the whole vector (c->count items) from scope rank from into c->buf, or
+ * into c->into when the caller passes nothing on (last) and it may go there */
+void bi_recv_vector(bi_coll *c, int from, int tag, int last);
+/* a non-contiguous shape goes to or from scope rank k in place: by
+ * BLACS_BCAST_DATATYPE, whose default depends on k's node (shape.c) */
+int bi_inplace_with(const bi_scope *sc, int k);
 MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag);
 /* wait for a receive bi_irecv posted (items from scope rank from) and check
  * that exactly items arrived */

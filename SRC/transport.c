@@ -292,7 +292,8 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
         c->lastdirect = to_is_there(c, to);
         /* a GE shape goes from A through its datatype (bcast.c says where),
          * whole messages only */
-        if (c->lastdirect && c->fromshape && (off || items != c->count || k.made)) {
+        if (c->lastdirect && c->fromshape &&
+            (off || items != c->count || k.made || !bi_inplace_with(c->sc, to))) {
             c->lastdirect = 0;
             bi_copy_upto(c, off + items * c->isize);
         }
@@ -341,6 +342,26 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
     bi_mpicount_free(&k);
     bi_recv_check(c, &st, items);
     return from_rank(c, st.MPI_SOURCE);
+}
+
+/* A letter's receiver that passes nothing on takes the vector straight
+ * into its A, through the shape's datatype, where that is the faster way
+ * (shape.c: from another node, and with BLACS_BCAST_DATATYPE=1); the rest
+ * receive into c->buf, which bcast.c unpacks. */
+void bi_recv_vector(bi_coll *c, int from, int tag, int last)
+{
+    if (!last || !c->into || !bi_inplace_with(c->sc, from)) {
+        bi_recv(c, from, c->buf, c->count, tag);
+        return;
+    }
+    MPI_Status st;
+    const int src = bi_scope_commrank(c->sc, from);
+    MPI_Request r;
+    BI_MPI(MPI_Irecv(c->into, 1, bi_shape_mpitype_cached(c->intoshape), src, tag, c->sc->ctx->comm,
+                     &r), "MPI_Irecv");
+    bi_wait(&r, &st, 'r', src, tag, c->count * c->isize);
+    bi_recv_check(c, &st, c->count);
+    c->into = NULL;
 }
 
 void bi_irecv_wait(bi_coll *c, MPI_Request *r, int from, size_t items, int tag)
