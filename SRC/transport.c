@@ -325,11 +325,11 @@ static int from_rank(const bi_coll *c, int commrank)
     return (commrank - c->sc->base) / c->sc->stride;
 }
 
-int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
+/* items of the operation from scope rank from (or BI_ANY), as k says they travel */
+static int recv_as(bi_coll *c, int from, void *p, bi_mpicount k, size_t items, int tag)
 {
     MPI_Status st;
     int src = from == BI_ANY ? MPI_ANY_SOURCE : bi_scope_commrank(c->sc, from);
-    bi_mpicount k = wire(c, items);
     if (bi_g.debug >= 2 || bi_g.stats) {
         MPI_Request r;
         BI_MPI(MPI_Irecv(p, k.n, k.dt, src, tag, c->sc->ctx->comm, &r), "MPI_Irecv");
@@ -339,9 +339,16 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
         BI_MPI(MPI_Recv(p, k.n, k.dt, src, tag, c->sc->ctx->comm, &st), "MPI_Recv");
         bi_watch_end();
     }
-    bi_mpicount_free(&k);
     bi_recv_check(c, &st, items);
     return from_rank(c, st.MPI_SOURCE);
+}
+
+int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
+{
+    bi_mpicount k = wire(c, items);
+    int got = recv_as(c, from, p, k, items, tag);
+    bi_mpicount_free(&k);
+    return got;
 }
 
 /* A letter's receiver that passes nothing on takes the vector straight
@@ -354,13 +361,7 @@ void bi_recv_vector(bi_coll *c, int from, int tag, int last)
         bi_recv(c, from, c->buf, c->count, tag);
         return;
     }
-    MPI_Status st;
-    const int src = bi_scope_commrank(c->sc, from);
-    MPI_Request r;
-    BI_MPI(MPI_Irecv(c->into, 1, bi_shape_mpitype_cached(c->intoshape), src, tag, c->sc->ctx->comm,
-                     &r), "MPI_Irecv");
-    bi_wait(&r, &st, 'r', src, tag, c->count * c->isize);
-    bi_recv_check(c, &st, c->count);
+    recv_as(c, from, c->into, (bi_mpicount){1, bi_shape_mpitype_cached(c->intoshape), 0}, c->count, tag);
     c->into = NULL;
 }
 

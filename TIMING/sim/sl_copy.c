@@ -96,9 +96,11 @@ int __wrap_MPI_Unpack(const void *in, int size, int *pos, void *out, int n, MPI_
  * one copy of its bytes,
  * charged here as above (the sender before its send, the receiver after a
  * blocking receive, at the post of a non-blocking one).  Our library sends
- * such types only where MPI packs as fast as we do (not under MPICH or SMPI,
- * shape.c), so this charges the reference; a contiguous type costs
- * nothing. */
+ * such types where MPI packs as fast as we do (not under MPICH or SMPI) and,
+ * in its broadcasts, between two nodes (shape.c), and is charged alike; a
+ * contiguous type costs nothing.  Charged whole, as a copy before the send
+ * or after the receive, where MPI packs piece by piece as the bytes move:
+ * over a network the real copy hides behind the transfer, here it does not. */
 #define FAST_BLOCK 16384 /* bytes; 2047 doubles a column: 2.05 times, 2048: 1.05 */
 
 /* the type's average block: its size over the blocks its constructor made
