@@ -53,7 +53,6 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
     if (bi_g.trace) bi_trace_plan(&c, 'b');
     int sender = sc->me == root, contig = bi_shape_contig(s);
     bi_buf *b = NULL;
-    int intoA = 0; /* c.into was set: NULL after the run if the data went there */
     /* the source sends from a copy, so that it returns without waiting
      * for its receivers, long messages included (LAWN 73 4.1 and 6.2.2):
      * a BLACS topology's sends are queued with that copy (bi_coll_finish),
@@ -74,7 +73,7 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
         c.buf = A;  /* a receiver's shape moved by MPI through its datatype */
         c.shape = contig ? NULL : s;
     } else if (words && sender && c.plan.direct == 2 &&
-               (contig || (!s->tr && (bi_bcast_mpi_inplace() || (sc->nnodes > 1 && bi_inplace_net())) &&
+               (contig || (!s->tr && bi_inplace(sc->nnodes > 1) &&
                            c.count * c.isize <= INT_MAX))) {
         /* each send goes from A when its receiver's word is in, else from
          * the copy made while the source looked for it (transport.c); a
@@ -119,11 +118,11 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
         if (!sender && !c.plan.mpi && c.count * c.isize <= INT_MAX) {
             c.into = A;
             c.intoshape = s;
-            intoA = 1;
         }
     }
     c.plan.run(&c);
-    if (b && !sender && !(intoA && !c.into)) bi_unpack(s, b->data, A);
+    /* c.into became NULL where the vector went straight into A */
+    if (b && !sender && !(c.intoshape && !c.into)) bi_unpack(s, b->data, A);
     if (said != MPI_REQUEST_NULL)
         bi_wait(&said, MPI_STATUS_IGNORE, 's', bi_scope_commrank(sc, root), c.tag, 0);
 #if defined(BI_FAULT) && BI_FAULT == 3

@@ -52,9 +52,9 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_T
 /* non-contiguous shapes to MPI in place through their datatypes (else packed):
  * BLACS_BCAST_DATATYPE=0|1, default by MPI (shape.c) */
 int bi_bcast_mpi_inplace(void);
-/* the same for the letters' long messages between two nodes (a peer on
- * another node): in place unless BLACS_BCAST_DATATYPE=0 */
-int bi_inplace_net(void);
+/* the same for the letters' long messages, net: to or from a peer on
+ * another node, where they go in place unless BLACS_BCAST_DATATYPE=0 */
+int bi_inplace(int net);
 extern int bi_bcast_datatype; /* 0, 1 as set; 2 not set (by node); -1 not read yet */
 /* the same type kept for reuse (typekeep.c keeps the last 24 datatypes):
  * not to be freed; valid until the next call (which may replace it) or

@@ -33,8 +33,10 @@
  * before its call), so its receiver's word is in before it sends: then no
  * learning is needed and every round is checked, the first two too.  'ge'
  * broadcasts the ELEMS as a GE shape of 64 columns whose LDA is 8 more
- * than its rows (a ScaLAPACK panel: not contiguous), which MPICH's build
- * packs and sends from the copy.  Such a source once took a receiver whose
+ * than its rows (a ScaLAPACK panel: not contiguous), which goes from A
+ * through its datatype to a receiver on another node whose word is in,
+ * else from the copy, and which the receiver takes into A through the
+ * datatype either way (SRC/bcast.c, shape.c).  Such a source once took a receiver whose
  * word was in before its first send for one that was not there, and left
  * its data waiting for the computation in the first rounds
  * (ScaLAPACK's PDPOTRF over TCP, 1 x 2: 1.18 times the reference's time).

@@ -66,17 +66,21 @@ job() { local label=$1; shift
 total='echo "$p passed, $f failed"; [ $f = 0 ]'
 case "${1:-}" in
 job)
-  # t_p2p_long: the pieces of a peer on another node (SRC/p2p.c);
+  # t_p2p_long: the pieces of a peer on another node (SRC/p2p.c), and
+  # (direct) whole messages from A to a receiver that waits, strided ones
+  # through their datatype at both ends;
   # t_p2p_eager: short messages from A (MPI_Send), 3000 each way over TCP
   # before a receive; t_bcast_pattern on 2 hosts x 2 ranks: the short ' '
   # tree and the mark in node phases (SRC/bcast_tree.c)
-  if $cs with 2 bash -c "$cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_long && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_eager &&
+  if $cs with 2 bash -c "$cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_long &&
+       $cs run \$CLUSTER $mpi 1 -n 2 env BLACS_MEMCPY_BETA=0.01 $bin/t_p2p_long direct && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_p2p_eager &&
        $cs run \$CLUSTER $mpi 2 -n 4 $bin/t_bcast_pattern"; then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
 busysource)
   if $cs with 2 bash -c "$cs link \$CLUSTER h1 rate 1gbit && $cs link \$CLUSTER h2 rate 1gbit &&
        $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 65536 4 1000 && $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 524288 4 1000 3 &&
-       $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 131072 3 500 -5 ge \"S 1C\""
+       $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 131072 3 500 -5 ge \"S 1C\" &&
+       $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_busysource 131072 4 500 5 ge \"S 1C\""
   then echo "1 passed, 0 failed"
   else echo "0 passed, 1 failed"; exit 1; fi ;;
 offmpi)
