@@ -21,7 +21,17 @@ typedef struct {
     int cplx;          /* 1 for C and Z */
 } bi_typeinfo;
 extern const bi_typeinfo bi_types[BI_NTYPE];
-MPI_Datatype bi_mpitype(int type);
+/* MPI's type of one element (inline: the head of every send asks) */
+static inline MPI_Datatype bi_mpitype(int type)
+{
+    switch (type) {
+    case BI_I: return sizeof(Int) == 8 ? MPI_INT64_T : MPI_INT;
+    case BI_S: return MPI_FLOAT;
+    case BI_D: return MPI_DOUBLE;
+    case BI_C: return MPI_C_FLOAT_COMPLEX;
+    default: return MPI_C_DOUBLE_COMPLEX;
+    }
+}
 
 /* ---- shapes (shape.c) -------------------------------------------------- */
 typedef struct {
@@ -129,7 +139,11 @@ struct bi_ctx {
     int nprow, npcol, myrow, mycol, iam, np;
     bi_scope row, col, all;
     bi_idclass p2p;               /* point-to-point message IDs (msgid.c) */
-    unsigned *sndcount, *rcvcount; /* per virtual process id, np each */
+    /* per virtual process id, np each: the count of the next message to
+     * (from) it, modulo the subrange's width, and the first ID of its
+     * subrange (msgid.c: no division on the way to MPI_Isend) */
+    unsigned *sndcount, *rcvcount;
+    int *p2pbase;
     unsigned char *lastlong;      /* 2 np: [v] v's last message to us was long, [np+v] our last to v (p2p.c) */
     int sendrecv_id;              /* message ID of Cdsendrecv (msgid.c, sendrecv.c) */
     Int rings_bs, branches_bs;    /* BLACS_SET WHAT 11, 12 */
@@ -274,13 +288,32 @@ int bi_msgid_id(const bi_idclass *k, int who, unsigned count); /* ID of who's co
 unsigned bi_msgid_next(unsigned count, int n, int width);    /* first count of n IDs */
 void bi_msgid_setup(bi_ctx *c);              /* carve the ranges for a new grid */
 void bi_msgid_free(bi_ctx *c);
-int bi_msgid_p2p_send(bi_ctx *c, int dest_vpid, int advance);
-int bi_msgid_p2p_recv(bi_ctx *c, int src_vpid, int advance);
+/* the ID of the next point-to-point message to dest (from src); advance
+ * counts it.  Inline and without a division: the head of every send */
+static inline unsigned bi_msgid_bump(unsigned k, int width)
+{
+    return k + 1 == (unsigned)width ? 0 : k + 1;
+}
+static inline int bi_msgid_p2p_send(bi_ctx *c, int dest_vpid, int advance)
+{
+    unsigned k = c->sndcount[dest_vpid];
+    if (advance) c->sndcount[dest_vpid] = bi_msgid_bump(k, c->p2p.width);
+    return c->p2pbase[c->iam] + (int)k;
+}
+static inline int bi_msgid_p2p_recv(bi_ctx *c, int src_vpid, int advance)
+{
+    unsigned k = c->rcvcount[src_vpid];
+    if (advance) c->rcvcount[src_vpid] = bi_msgid_bump(k, c->p2p.width);
+    return c->p2pbase[src_vpid] + (int)k;
+}
 /* a receiver's word to sender `owner` that it waits (p2p.c): an ID of the
  * owner's own subrange, which the receiver's messages to it never carry --
  * when the two do not share a subrange (bi_msgid_p2p_apart) */
-int bi_msgid_p2p_word(const bi_ctx *c, int owner);
-int bi_msgid_p2p_apart(const bi_ctx *c, int a, int b);
+static inline int bi_msgid_p2p_word(const bi_ctx *c, int owner) { return c->p2pbase[owner]; }
+static inline int bi_msgid_p2p_apart(const bi_ctx *c, int a, int b)
+{
+    return c->p2pbase[a] != c->p2pbase[b];
+}
 /* reserve n (1 or 2) consecutive IDs for an operation of scope s rooted at
  * scope rank root (broadcast source, combine destination, 0 for leave-on-all);
  * returns the first.  advance = 0 only peeks. */

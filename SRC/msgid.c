@@ -88,6 +88,9 @@ void bi_msgid_setup(bi_ctx *c)
     c->sendrecv_id = l.sendrecv;
     c->sndcount = counters(c->np);
     c->rcvcount = counters(c->np);
+    c->p2pbase = bi_alloc(NULL, (size_t)c->np * sizeof(int), "BLACS_GRIDINIT/BLACS_GRIDMAP",
+                          "message-ID counters");
+    for (int v = 0; v < c->np; v++) c->p2pbase[v] = bi_msgid_id(&l.p2p, v, 0);
     c->lastlong = bi_alloc(NULL, 2 * (size_t)c->np, "BLACS_GRIDINIT/BLACS_GRIDMAP", "message-ID counters");
     memset(c->lastlong, 0, 2 * (size_t)c->np);
     c->row.count = counters(l.row.groups);
@@ -100,32 +103,13 @@ void bi_msgid_free(bi_ctx *c)
     free(c->sndcount);
     free(c->rcvcount);
     free(c->lastlong);
+    free(c->p2pbase);
     c->lastlong = NULL;
+    c->p2pbase = NULL;
     free(c->row.count);
     free(c->col.count);
     free(c->all.count);
     c->sndcount = c->rcvcount = c->row.count = c->col.count = c->all.count = NULL;
-}
-
-int bi_msgid_p2p_send(bi_ctx *c, int dest, int advance)
-{
-    unsigned k = c->sndcount[dest];
-    if (advance) c->sndcount[dest] = k + 1;
-    return bi_msgid_id(&c->p2p, c->iam, k);
-}
-
-int bi_msgid_p2p_recv(bi_ctx *c, int src, int advance)
-{
-    unsigned k = c->rcvcount[src];
-    if (advance) c->rcvcount[src] = k + 1;
-    return bi_msgid_id(&c->p2p, src, k);
-}
-
-int bi_msgid_p2p_word(const bi_ctx *c, int owner) { return bi_msgid_id(&c->p2p, owner, 0); }
-
-int bi_msgid_p2p_apart(const bi_ctx *c, int a, int b)
-{
-    return a % c->p2p.groups != b % c->p2p.groups;
 }
 
 unsigned bi_msgid_next(unsigned count, int n, int width)

@@ -202,6 +202,7 @@ static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, in
  * 10^5 doubles: 1.06 / 1.00-1.04 times MPI_Send's, was 1.35 / 1.17; make
  * bench-hosts (TCP) at 10^6: 1.00, was 1.21. */
 #define DIRECT_MIN ((size_t)BI_DIRECT_MIN)
+_Static_assert(SEG0 <= DIRECT_MIN && SEG0 <= SEG0_NET, "a message under SEG0 bytes is short");
 
 /* is a message of n elements of size es to or from peer long? */
 static int long_msg(size_t n, size_t es, int net)
@@ -282,12 +283,23 @@ static void send_msg(bi_ctx *c, const bi_shape *s, const void *A, int dest, int 
                      const char *routine)
 {
     const size_t es = bi_types[s->type].size, n = bi_shape_count(s), nb = n * es;
-    const MPI_Datatype t = bi_mpitype(s->type);
+    unsigned char *last = &c->lastlong[c->np + dest];
     const int contig = bi_shape_contig(s);
+    const MPI_Datatype t = bi_mpitype(s->type);
+    /* the usual message first, computing nothing it does not need: short
+     * (one piece on either schedule, not long: long_msg), contiguous, with
+     * no word to take (the pair's last message was not long) and no trace.
+     * It is what the general path below does with such a message. */
+    if (nb < SEG0 && contig && !(p2p && *last) && !bi_g.trace) {
+        bi_buf *b = bi_buf_take(nb);
+        if (nb) memcpy(b->data, A, nb);
+        isend(c, b, 0, n, t, dest, tag, routine);
+        bi_buf_post(b);
+        return;
+    }
     const int net = net_peer(c, dest);
     /* the receiver's word, when this message has one (above) */
     MPI_Request word = MPI_REQUEST_NULL;
-    unsigned char *last = &c->lastlong[c->np + dest];
     if (p2p && worded(c, dest, *last))
         BI_MPI_IN(MPI_Irecv(NULL, 0, MPI_BYTE, dest, bi_msgid_p2p_word(c, c->iam), c->comm, &word),
                   "MPI_Irecv", c->handle, routine);
@@ -415,6 +427,15 @@ static void recv_msg(bi_ctx *c, const bi_shape *s, void *A, int src, int tag, in
                      const char *routine)
 {
     const size_t es = bi_types[s->type].size, n = bi_shape_count(s);
+    /* the usual receive first, as the usual send (send_msg): a contiguous
+     * shape shorter than any first piece, with no word owed (the pair's
+     * last message was not long), received in one piece straight into A;
+     * what the general path below does with it */
+    if (n * es < SEG0 && bi_shape_contig(s) && !(p2p && c->lastlong[src])) {
+        recv_piece(c, s, A, n, bi_mpitype(s->type), src, tag, 0, routine);
+        c->lastsrc = src;
+        return;
+    }
     const int net = net_peer(c, src);
     /* the word "I am in my receive of your next message", when it has one
      * (long messages straight from A, above): a named source's first, a
@@ -494,11 +515,11 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
         if (rsrc < -1 || rsrc >= c->nprow || csrc < -1 || csrc >= c->npcol)
             bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
         src = any_source(c, rsrc, csrc, &tag, bi_shape_count(s) * bi_types[s->type].size);
+        bi_msgid_p2p_recv(c, src, 1);
     } else {
         src = bi_vpid(c, rsrc, csrc, ctxt, routine, argr, "RSRC/CSRC");
-        tag = bi_msgid_p2p_recv(c, src, 0);
+        tag = bi_msgid_p2p_recv(c, src, 1);
     }
-    bi_msgid_p2p_recv(c, src, 1);
     recv_msg(c, s, A, src, tag, 1, routine);
     /* no poll of this process's sends here: the caller acts on the message
      * at once (an echo sends it back), and a poll would delay that; the

@@ -22,17 +22,6 @@ const bi_typeinfo bi_types[BI_NTYPE] = {
     {'Z', 2 * sizeof(double), 1},
 };
 
-MPI_Datatype bi_mpitype(int type)
-{
-    switch (type) {
-    case BI_I: return sizeof(Int) == 8 ? MPI_INT64_T : MPI_INT;
-    case BI_S: return MPI_FLOAT;
-    case BI_D: return MPI_DOUBLE;
-    case BI_C: return MPI_C_FLOAT_COMPLEX;
-    default: return MPI_C_DOUBLE_COMPLEX;
-    }
-}
-
 void bi_shape_rows(const bi_shape *s, Int j, Int *lo, Int *hi)
 {
     if (!s->tr) {
