@@ -514,16 +514,12 @@ bi_buf *bi_buf_scratch(size_t n)
     return b;
 }
 
-MPI_Request *bi_buf_req(bi_buf *b, int peer)
+void bi_buf_grow(bi_buf *b)
 {
-    if (b->nreq == b->maxreq) {
-        int m = b->maxreq ? 2 * b->maxreq : 4;
-        b->req = bi_alloc(b->req, (size_t)m * sizeof *b->req, NULL, "MPI requests");
-        b->peer = bi_alloc(b->peer, (size_t)m * sizeof *b->peer, NULL, "MPI requests");
-        b->maxreq = m;
-    }
-    b->peer[b->nreq] = peer;
-    return &b->req[b->nreq++];
+    int m = b->maxreq ? 2 * b->maxreq : 4;
+    b->req = bi_alloc(b->req, (size_t)m * sizeof *b->req, NULL, "MPI requests");
+    b->peer = bi_alloc(b->peer, (size_t)m * sizeof *b->peer, NULL, "MPI requests");
+    b->maxreq = m;
 }
 
 /* A short buffer whose one send MPI has completed as MPI_Isend returned

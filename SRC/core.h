@@ -332,7 +332,14 @@ typedef struct bi_buf {
 bi_buf *bi_buf_get(size_t nbytes);           /* ready buffer or a new one; emergency wait */
 bi_buf *bi_buf_take(size_t nbytes);          /* the same without polling first */
 bi_buf *bi_buf_scratch(size_t nbytes);       /* a receive's, outside the BLACS_BUFMAX cap */
-MPI_Request *bi_buf_req(bi_buf *b, int peer_world_rank); /* slot for one more send */
+void bi_buf_grow(bi_buf *b);                 /* room for more requests */
+/* slot for one more send (inline: the head of every send) */
+static inline MPI_Request *bi_buf_req(bi_buf *b, int peer_world_rank)
+{
+    if (b->nreq == b->maxreq) bi_buf_grow(b);
+    b->peer[b->nreq] = peer_world_rank;
+    return &b->req[b->nreq++];
+}
 /* the peer of a request that receives a point-to-point word (p2p.c): FREEBUFF
  * does not wait for it, EXIT waits a moment and cancels it */
 #define BI_WORD_PEER(world_rank) (-2 - (world_rank))

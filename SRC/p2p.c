@@ -145,8 +145,8 @@ static void walk_copy(walk *w, char *buf, size_t k, int pack)
     }
 }
 
-static void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, int dest, int tag,
-                  const char *routine)
+static inline void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, int dest, int tag,
+                         const char *routine)
 {
     MPI_Request *r = bi_buf_req(b, c->world[dest]);
 #if defined(BI_FAULT) && BI_FAULT == 5
