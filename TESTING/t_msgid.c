@@ -34,8 +34,17 @@ static int pair(void)
     Cblacs_gridinfo(ctxt, &nr, &nc, &r, &c);
     const blacs_int lens[] = {1, 3, 700, 40000}; /* short to long-protocol */
     static double v[40000];
-    long bad = 0, ops = 0;
+    long bad = 0, ops = 0, sends = 0, badid = 0;
     unsigned seed = 12345; /* the same sequence on both processes */
+    /* the point-to-point IDs, 32 of the 64, are two subranges of 16, one
+     * per sender: process 0's n-th message to 1 carries ID n mod 16, on
+     * both ends (KSENDID, KRECVID), however often they wrap */
+#define P2P_ID_CHECK()                                                                            \
+    do {                                                                                         \
+        blacs_int id_ = c == 0 ? Cksendid(ctxt, 0, 1) : Ckrecvid(ctxt, 0, 0);                   \
+        badid += id_ != sends % 16;                                                              \
+        sends++;                                                                                 \
+    } while (0)
     for (int k = 0; k < 400; k++) {
         seed = seed * 1103515245u + 12345u;
         int kind = (int)((seed >> 16) % 9);
@@ -49,6 +58,7 @@ static int pair(void)
             double w[3];
             for (blacs_int i = 0; i < n; i++) v[i] = c == 0 ? pv(k, 0, (int)i) : -1;
             for (int i = 0; i < 3; i++) w[i] = c == 0 ? pv(k, 1, i) : -1;
+            P2P_ID_CHECK();
             if (c == 0) {
                 Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
                 Cdgebs2d(ctxt, "All", "1", 3, 1, w, 3);
@@ -65,6 +75,7 @@ static int pair(void)
             else Cdgebr2d(ctxt, "All", top, n, 1, v, n, 0, 0);
             for (blacs_int i = 0; i < n; i++) bad += v[i] != pv(k, 0, (int)i);
         } else if (kind <= 4) { /* a point-to-point send from 0 to 1 */
+            P2P_ID_CHECK();
             if (c == 0) {
                 for (blacs_int i = 0; i < n; i++) v[i] = pv(k, 0, (int)i);
                 Cdgesd2d(ctxt, n, 1, v, n, 0, 1);
@@ -85,6 +96,9 @@ static int pair(void)
     }
     TU_CHECK(bad == 0, "%ld wrong values in %ld operations on a 64-ID range: a receive took a "
              "message of another operation", bad, ops);
+    TU_CHECK(badid == 0 && sends > 32, "%ld of %ld point-to-point IDs not the message's count mod 16",
+             badid, sends);
+#undef P2P_ID_CHECK
     Cblacs_gridexit(ctxt);
     int rc = tu_finish();
     Cblacs_exit(0);
