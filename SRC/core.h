@@ -290,21 +290,19 @@ void bi_msgid_setup(bi_ctx *c);              /* carve the ranges for a new grid 
 void bi_msgid_free(bi_ctx *c);
 /* the ID of the next point-to-point message to dest (from src); advance
  * counts it.  Inline and without a division: the head of every send */
-static inline unsigned bi_msgid_bump(unsigned k, int width)
+static inline int bi_msgid_p2p_next(const bi_ctx *c, unsigned *count, int base, int advance)
 {
-    return k + 1 == (unsigned)width ? 0 : k + 1;
+    unsigned k = *count;
+    if (advance) *count = k + 1 == (unsigned)c->p2p.width ? 0 : k + 1;
+    return base + (int)k;
 }
 static inline int bi_msgid_p2p_send(bi_ctx *c, int dest_vpid, int advance)
 {
-    unsigned k = c->sndcount[dest_vpid];
-    if (advance) c->sndcount[dest_vpid] = bi_msgid_bump(k, c->p2p.width);
-    return c->p2pbase[c->iam] + (int)k;
+    return bi_msgid_p2p_next(c, &c->sndcount[dest_vpid], c->p2pbase[c->iam], advance);
 }
 static inline int bi_msgid_p2p_recv(bi_ctx *c, int src_vpid, int advance)
 {
-    unsigned k = c->rcvcount[src_vpid];
-    if (advance) c->rcvcount[src_vpid] = bi_msgid_bump(k, c->p2p.width);
-    return c->p2pbase[src_vpid] + (int)k;
+    return bi_msgid_p2p_next(c, &c->rcvcount[src_vpid], c->p2pbase[src_vpid], advance);
 }
 /* a receiver's word to sender `owner` that it waits (p2p.c): an ID of the
  * owner's own subrange, which the receiver's messages to it never carry --

@@ -103,8 +103,8 @@ void bi_msgid_free(bi_ctx *c)
     free(c->sndcount);
     free(c->rcvcount);
     free(c->lastlong);
-    free(c->p2pbase);
     c->lastlong = NULL;
+    free(c->p2pbase);
     c->p2pbase = NULL;
     free(c->row.count);
     free(c->col.count);

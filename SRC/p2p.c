@@ -145,8 +145,8 @@ static void walk_copy(walk *w, char *buf, size_t k, int pack)
     }
 }
 
-static inline void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, int dest, int tag,
-                         const char *routine)
+static inline void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatype t, int dest,
+                         int tag, const char *routine)
 {
     MPI_Request *r = bi_buf_req(b, c->world[dest]);
 #if defined(BI_FAULT) && BI_FAULT == 5
@@ -203,6 +203,16 @@ static inline void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatyp
  * bench-hosts (TCP) at 10^6: 1.00, was 1.21. */
 #define DIRECT_MIN ((size_t)BI_DIRECT_MIN)
 _Static_assert(SEG0 <= DIRECT_MIN && SEG0 <= SEG0_NET, "a message under SEG0 bytes is short");
+
+/* the usual message, which either end takes first (send_msg, recv_msg):
+ * contiguous, shorter than a first piece on either schedule (so not long)
+ * and with no word owed (the pair's last message in that direction, last,
+ * was not long; words only in the p2p stream).  Either end does with it
+ * what its general path would, computing nothing else. */
+static inline int plain_msg(const bi_shape *s, size_t bytes, int p2p, unsigned char last)
+{
+    return bytes < SEG0 && bi_shape_contig(s) && !(p2p && last);
+}
 
 /* is a message of n elements of size es to or from peer long? */
 static int long_msg(size_t n, size_t es, int net)
@@ -286,11 +296,7 @@ static void send_msg(bi_ctx *c, const bi_shape *s, const void *A, int dest, int 
     unsigned char *last = &c->lastlong[c->np + dest];
     const int contig = bi_shape_contig(s);
     const MPI_Datatype t = bi_mpitype(s->type);
-    /* the usual message first, computing nothing it does not need: short
-     * (one piece on either schedule, not long: long_msg), contiguous, with
-     * no word to take (the pair's last message was not long) and no trace.
-     * It is what the general path below does with such a message. */
-    if (nb < SEG0 && contig && !(p2p && *last) && !bi_g.trace) {
+    if (plain_msg(s, nb, p2p, *last) && !bi_g.trace) { /* the usual message (above) */
         bi_buf *b = bi_buf_take(nb);
         if (nb) memcpy(b->data, A, nb);
         isend(c, b, 0, n, t, dest, tag, routine);
@@ -427,11 +433,7 @@ static void recv_msg(bi_ctx *c, const bi_shape *s, void *A, int src, int tag, in
                      const char *routine)
 {
     const size_t es = bi_types[s->type].size, n = bi_shape_count(s);
-    /* the usual receive first, as the usual send (send_msg): a contiguous
-     * shape shorter than any first piece, with no word owed (the pair's
-     * last message was not long), received in one piece straight into A;
-     * what the general path below does with it */
-    if (n * es < SEG0 && bi_shape_contig(s) && !(p2p && c->lastlong[src])) {
+    if (plain_msg(s, n * es, p2p, c->lastlong[src])) { /* one piece, straight into A */
         recv_piece(c, s, A, n, bi_mpitype(s->type), src, tag, 0, routine);
         c->lastsrc = src;
         return;

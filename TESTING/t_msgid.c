@@ -96,8 +96,8 @@ static int pair(void)
     }
     TU_CHECK(bad == 0, "%ld wrong values in %ld operations on a 64-ID range: a receive took a "
              "message of another operation", bad, ops);
-    TU_CHECK(badid == 0 && sends > 32, "%ld of %ld point-to-point IDs not the message's count mod 16",
-             badid, sends);
+    TU_CHECK(badid == 0 && sends > 32,
+             "%ld of %ld point-to-point IDs not the message's count mod 16", badid, sends);
 #undef P2P_ID_CHECK
     Cblacs_gridexit(ctxt);
     int rc = tu_finish();
