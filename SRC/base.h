@@ -28,6 +28,9 @@
 typedef BLACS_INT Int;
 
 #define BI_NORETURN __attribute__((noreturn))
+/* kept out of line: a rare path whose body would swell the frame of the
+ * common one that calls it */
+#define BI_NOINLINE __attribute__((noinline))
 #define BI_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
 /* ---- errors and warnings (error.c; the reference's two-line format) ---- */

@@ -42,7 +42,10 @@ static inline void bi_enter(const char *routine, Int ctxt, char kind, const char
 static inline void bi_leave(void)
 {
     if (bi_g.stats) bi_stats_add(&bi_cur, MPI_Wtime() - bi_cur.t0);
-    bi_last = bi_cur;
+    /* the last call is told only by a hang report (BLACS_DEBUG=2, set at
+     * the start): the copy of the record, just written in narrow stores,
+     * stalls every call's end otherwise */
+    if (bi_g.debug >= 2) bi_last = bi_cur;
     bi_cur.routine = NULL;
     atomic_store_explicit(&bi_calls, atomic_load_explicit(&bi_calls, memory_order_relaxed) + 1,
                           memory_order_relaxed);

@@ -4,6 +4,9 @@
  * a message saying what each process waits in (BLACS_DEBUG=2) or what
  * differs between them (BLACS_DEBUG=3); the runner checks the message.
  *   recvfirst   both processes receive first (a hang without the BLACS' help)
+ *   recvlater   one exchange of 3 x 1 doubles (0 sends first), then both
+ *               receive: the hang report names the call each completed
+ *               last, the send (process 1) or the receive (process 0)
  *   br_vs_sum   one process broadcasts-receives, the other combines (TOP from argv[2])
  *   count       broadcast whose receiver's M*N differs from the sender's
  *   selfsrc     a broadcast receiver names itself as the source (BLACS_DEBUG=1)
@@ -198,6 +201,15 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "recvfirst")) {
         Cdgerv2d(ctxt, 2, 2, a, 2, 0, 1 - c);
         Cdgesd2d(ctxt, 2, 2, a, 2, 0, 1 - c);
+    } else if (!strcmp(mode, "recvlater")) {
+        if (c == 0) {
+            Cdgesd2d(ctxt, 3, 1, a, 3, 0, 1);
+            Cdgerv2d(ctxt, 3, 1, a, 3, 0, 1);
+        } else {
+            Cdgerv2d(ctxt, 3, 1, a, 3, 0, 0);
+            Cdgesd2d(ctxt, 3, 1, a, 3, 0, 0);
+        }
+        Cdgerv2d(ctxt, 2, 2, a, 2, 0, 1 - c);
     } else if (!strcmp(mode, "br_vs_sum")) {
         if (c == 0) Cdgsum2d(ctxt, "All", top, 2, 2, a, 2, -1, -1);
         else Cdgebr2d(ctxt, "All", top, 2, 2, a, 2, 0, 0);
