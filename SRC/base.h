@@ -129,7 +129,8 @@ extern struct bi_global {
 } bi_g;
 
 /* the call in progress and the last one completed (global.c; written by
- * entry_debug.c's bi_enter/bi_leave, read by errors and hang reports) */
+ * bi.h's bi_enter/bi_leave, read by errors and hang reports; the last one
+ * only at BLACS_DEBUG=2) */
 typedef struct {
     const char *routine;
     Int ctxt;
@@ -142,7 +143,7 @@ typedef struct {
 } bi_call;
 extern bi_call bi_cur, bi_last;
 /* a communication call in progress, and the calls ended so far: written by
- * entry_debug.c's bracket, read by the progress thread (progress.c), which leaves
+ * bi.h's bracket, read by the progress thread (progress.c), which leaves
  * the main thread alone while it is busy; relaxed atomics, plain stores on
  * x86 and ARM */
 extern atomic_int bi_inside;

@@ -18,7 +18,7 @@
  * while no send is outstanding (it sleeps on a condition variable, woken
  * by the post of a buffer).  While sends are outstanding it tests them
  * only when the main thread computes: no BLACS call in progress and none
- * ended since its last look (bi_inside, bi_calls: entry_debug.c's bracket).  A main
+ * ended since its last look (bi_inside, bi_calls: bi.h's bracket).  A main
  * thread that communicates progresses its sends itself, and tests of ours
  * would only take its core and MPI's lock (T_c doubled on 2 ranks of this
  * 2-core machine when the thread tested whenever sends were out); so it
