@@ -19,8 +19,9 @@
 void bi_enter_debug(const char *routine, Int ctxt, char kind, const char *scope, const bi_shape *s,
                     Int rr, Int rc);
 
-static inline void bi_enter(const char *routine, Int ctxt, char kind, const char *scope,
-                            const char *top, const bi_shape *s, Int rr, Int rc)
+/* the call's record (bi_cur) alone: count elements, bytes bytes */
+static inline void bi_record(const char *routine, Int ctxt, char kind, const char *scope,
+                             const char *top, size_t count, size_t bytes, Int rr, Int rc)
 {
     atomic_store_explicit(&bi_inside, 1, memory_order_relaxed);
     bi_cur.routine = routine;
@@ -29,12 +30,19 @@ static inline void bi_enter(const char *routine, Int ctxt, char kind, const char
     bi_cur.scope = scope ? (char)(bi_up(scope) | 32) : 0;
     bi_cur.top = top ? bi_up(top) : 0;
     bi_cur.ran = 0;
-    bi_cur.count = bi_shape_count(s);
-    bi_cur.bytes = bi_cur.count * bi_types[s->type].size;
+    bi_cur.count = count;
+    bi_cur.bytes = bytes;
     bi_cur.rr = rr;
     bi_cur.rc = rc;
     bi_cur.twait = 0;
     if (bi_g.stats) bi_cur.t0 = MPI_Wtime();
+}
+
+static inline void bi_enter(const char *routine, Int ctxt, char kind, const char *scope,
+                            const char *top, const bi_shape *s, Int rr, Int rc)
+{
+    const size_t count = bi_shape_count(s);
+    bi_record(routine, ctxt, kind, scope, top, count, count * bi_types[s->type].size, rr, rc);
     if (bi_g.debug >= 1 && (kind == 'r' || kind == 'b' || kind == 'c'))
         bi_enter_debug(routine, ctxt, kind, scope, s, rr, rc);
 }
@@ -55,6 +63,11 @@ static inline void bi_leave(void)
 /* ---- operations behind the entry points ---------------------------------- */
 void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdest,
                  const char *routine);
+/* vGESD2D, bracket included: the usual message before the bracket (p2p.c) */
+void bi_p2p_gesd(const char *routine, int type, Int ctxt, Int m, Int n, const void *A, Int lda,
+                 Int rdest, Int cdest);
+void bi_p2p_gerv(const char *routine, int type, Int ctxt, Int m, Int n, void *A, Int lda,
+                 Int rsrc, Int csrc);
 void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc,
                  const char *routine);
 void bi_bcast_send(Int ctxt, const char *scope, const char *top, const bi_shape *s,

@@ -479,6 +479,8 @@ bi_buf *bi_buf_get(size_t n)
     return b;
 }
 
+bi_buf *bi_buf_own(size_t n) { return own_take(n); }
+
 bi_buf *bi_buf_take(size_t n)
 {
     bi_buf *o = own_take(n);

@@ -214,8 +214,15 @@ void bi_stats_report(void);
  * bi_wait's); bi_wait does so itself.  outside names the routine when no
  * entry point is in progress (bi_cur.routine NULL). */
 extern int bi_watch_on; /* the thread runs; read by the main thread only */
+/* odd while a wait is in progress (watch.c); inline, the end of a wait is
+ * the start of what a receiver does with its message */
+extern _Atomic unsigned long bi_watch_seq;
 void bi_watch_mark(const char *outside, char dir, int peer, int tag, size_t bytes);
-void bi_watch_done(void);
+static inline void bi_watch_done(void)
+{
+    unsigned long s = atomic_load_explicit(&bi_watch_seq, memory_order_relaxed);
+    if (s & 1) atomic_store_explicit(&bi_watch_seq, s + 1, memory_order_relaxed);
+}
 static inline void bi_watch_begin(char dir, int peer, int tag, size_t bytes)
 {
     if (bi_watch_on) bi_watch_mark(NULL, dir, peer, tag, bytes);
@@ -237,7 +244,12 @@ int bi_progress_running(void);
 void bi_init(void);                          /* PINFO's work: MPI up, state ready (init.c) */
 /* grids (grid.c) */
 bi_ctx *bi_ctx_get(Int handle, const char *routine);   /* valid live context or error */
-bi_ctx *bi_ctx_find(Int handle);                        /* NULL if not a live context */
+extern bi_ctx **bi_ctxs; /* grid.c's context table, a handle its index */
+extern int bi_nctxs;
+static inline bi_ctx *bi_ctx_find(Int h) /* NULL if not a live context */
+{
+    return h >= 0 && h < bi_nctxs ? bi_ctxs[h] : NULL;
+}
 /* "Illegal grid" error unless 1 <= NPROW, NPCOL and NPROW*NPCOL <= size of sys */
 void bi_grid_check(MPI_Comm sys, Int nprow, Int npcol);
 void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, Int npcol,
@@ -329,6 +341,7 @@ typedef struct bi_buf {
 } bi_buf;
 bi_buf *bi_buf_get(size_t nbytes);           /* ready buffer or a new one; emergency wait */
 bi_buf *bi_buf_take(size_t nbytes);          /* the same without polling first */
+bi_buf *bi_buf_own(size_t nbytes);           /* the calling thread's own buffer, or NULL */
 bi_buf *bi_buf_scratch(size_t nbytes);       /* a receive's, outside the BLACS_BUFMAX cap */
 void bi_buf_grow(bi_buf *b);                 /* room for more requests */
 /* slot for one more send (inline: the head of every send) */

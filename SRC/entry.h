@@ -30,12 +30,12 @@
         bi_leave();                                                                          \
     }
 
+/* vGESD2D and vGERV2D check and bracket in p2p.c (bi_p2p_gesd, bi_p2p_gerv),
+ * so that the usual message's MPI call comes first */
 #define BI_GESD(NAME, TY, ctxt, m, n, A, lda, r, c)                                          \
-    BI_CALL(NAME, TY, ctxt, 0, NULL, 0, NULL, 0, m, n, lda, 2, 's', NULL, NULL, r, c,        \
-            bi_p2p_send(ctxt, &s_, A, r, c, NAME))
+    { bi_p2p_gesd(NAME, TY, ctxt, m, n, A, lda, r, c); }
 #define BI_GERV(NAME, TY, ctxt, m, n, A, lda, r, c)                                          \
-    BI_CALL(NAME, TY, ctxt, 0, NULL, 0, NULL, 0, m, n, lda, 2, 'v', NULL, NULL, r, c,        \
-            bi_p2p_recv(ctxt, &s_, A, r, c, NAME))
+    { bi_p2p_gerv(NAME, TY, ctxt, m, n, A, lda, r, c); }
 #define BI_TRSD(NAME, TY, ctxt, uplo, diag, m, n, A, lda, r, c)                              \
     BI_CALL(NAME, TY, ctxt, 1, uplo, 2, diag, 3, m, n, lda, 4, 's', NULL, NULL, r, c,        \
             bi_p2p_send(ctxt, &s_, A, r, c, NAME))

@@ -31,13 +31,9 @@
 #include <stdint.h>
 #include "core.h"
 
-static bi_ctx **ctxs;     /* context table; handle = index */
-static int nctxs, nlive, live_hwm, warn_at = 512;
-
-bi_ctx *bi_ctx_find(Int h)
-{
-    return (h >= 0 && h < nctxs) ? ctxs[h] : NULL;
-}
+bi_ctx **bi_ctxs; /* context table; handle = index (core.h: bi_ctx_find) */
+int bi_nctxs;
+static int nlive, live_hwm, warn_at = 512;
 
 bi_ctx *bi_ctx_get(Int h, const char *routine)
 {
@@ -100,12 +96,12 @@ static void scope_init(bi_scope *s, bi_ctx *c, char id, int np, int me, int base
 
 static Int new_slot(const char *routine)
 {
-    for (int i = 0; i < nctxs; i++)
-        if (!ctxs[i]) return i;
-    int old = nctxs, n = nctxs ? 2 * nctxs : 16;
-    ctxs = bi_alloc(ctxs, (size_t)n * sizeof *ctxs, routine, "the context table");
-    memset(ctxs + old, 0, (size_t)(n - old) * sizeof *ctxs);
-    nctxs = n;
+    for (int i = 0; i < bi_nctxs; i++)
+        if (!bi_ctxs[i]) return i;
+    int old = bi_nctxs, n = bi_nctxs ? 2 * bi_nctxs : 16;
+    bi_ctxs = bi_alloc(bi_ctxs, (size_t)n * sizeof *bi_ctxs, routine, "the context table");
+    memset(bi_ctxs + old, 0, (size_t)(n - old) * sizeof *bi_ctxs);
+    bi_nctxs = n;
     return old;
 }
 
@@ -266,7 +262,7 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
     Int h = new_slot(routine);
     bi_ctx *c = bi_alloc(NULL, sizeof *c, routine, "a context");
     memset(c, 0, sizeof *c);
-    ctxs[h] = c;
+    bi_ctxs[h] = c;
     c->handle = h;
     c->ucomm = comm;
     /* the library's own traffic goes over a private duplicate: whatever the
@@ -340,9 +336,9 @@ void bi_gridmap(Int *ctxt, MPI_Comm sys, const Int *map, Int ldup, Int nprow, In
 
 void bi_gridexit(Int h, const char *routine)
 {
-    if (h < 0 || h >= nctxs)
+    if (h < 0 || h >= bi_nctxs)
         bi_error(h, -1, routine, "Trying to exit non-existent context");
-    bi_ctx *c = ctxs[h];
+    bi_ctx *c = bi_ctxs[h];
     if (!c) bi_error(h, -1, routine, "Trying to exit an already freed context");
     bi_poll();
     bi_scope *rc[2] = {&c->row, &c->col};
@@ -370,7 +366,7 @@ void bi_gridexit(Int h, const char *routine)
     free(c->col.nodeof);
     free(c->all.nodeof);
     free(c);
-    ctxs[h] = NULL;
+    bi_ctxs[h] = NULL;
     bi_error_grid(h, -1, -1);
     nlive--;
 }
@@ -379,11 +375,11 @@ int bi_ctx_live(void) { return nlive; }
 
 void bi_ctx_exit_all(void)
 {
-    for (int i = 0; i < nctxs; i++)
-        if (ctxs[i]) bi_gridexit(i, "BLACS_EXIT");
-    free(ctxs);
-    ctxs = NULL;
-    nctxs = 0;
+    for (int i = 0; i < bi_nctxs; i++)
+        if (bi_ctxs[i]) bi_gridexit(i, "BLACS_EXIT");
+    free(bi_ctxs);
+    bi_ctxs = NULL;
+    bi_nctxs = 0;
     bi_check_exit(-1);
     bi_run_cleanups();
     bi_error_grid(-1, -1, -1);

@@ -283,6 +283,19 @@ static size_t probe_count(bi_ctx *c, int src, int tag, MPI_Datatype el, size_t b
  * beyond MPI_Send is its bookkeeping (make bench: README).
  * BLACS_EAGER_DIRECT is refused unless 0 (init.c, bi_init). */
 
+/* the copy of a usual message (plain_msg) into its buffer: up to 16
+ * bytes (one to four elements) as fixed-size moves, which a call to
+ * memcpy costs more than; every element size is a multiple of 4 */
+static inline void copy_short(char *d, const void *A, size_t nb)
+{
+    const char *a = A;
+    if (nb - 8 <= 8) { /* 8 to 16 bytes: two 8-byte moves, overlapping below 16 */
+        memcpy(d, a, 8);
+        memcpy(d + nb - 8, a + nb - 8, 8);
+    } else if (nb == 4) memcpy(d, a, 4);
+    else if (nb) memcpy(d, a, nb);
+}
+
 /* one message of the shape s from A to grid rank dest with ID tag, any but
  * the usual one (send_msg, below); words (above) only in the stream of
  * vGESD2D/vGERV2D (p2p), which keeps the pairs' record of long messages,
@@ -364,7 +377,7 @@ static inline void send_msg(bi_ctx *c, const bi_shape *s, const void *A, int des
     const size_t n = bi_shape_count(s), nb = n * bi_types[s->type].size;
     if (plain_msg(s, nb, p2p, c->lastlong[c->np + dest]) && !bi_g.trace) {
         bi_buf *b = bi_buf_take(nb);
-        if (nb) memcpy(b->data, A, nb);
+        copy_short(b->data, A, nb);
         isend(c, b, 0, n, bi_mpitype(s->type), dest, tag, routine);
         bi_buf_post(b);
     } else send_long(c, s, A, dest, tag, p2p, routine);
@@ -378,6 +391,54 @@ void bi_p2p_send(Int ctxt, const bi_shape *s, const void *A, Int rdest, Int cdes
     int argr = s->tr ? 8 : 6;
     int dest = bi_vpid(c, rdest, cdest, ctxt, routine, argr, "RDEST/CDEST");
     send_msg(c, s, A, dest, bi_msgid_p2p_send(c, dest, 1), 1, routine);
+}
+
+/* vGESD2D.  The usual message (plain_msg: short, contiguous, no word owed)
+ * to a valid process of a valid grid, without BLACS_STATS or BLACS_TRACE,
+ * is told from the arguments alone and sent before anything else: its
+ * buffer (one of the calling thread's own), its ID, its copy and its
+ * MPI_Isend.  The head of a send is on the critical path of every
+ * exchange (a delay of ~50 cycles put there cost the echo 5-9%; the same
+ * after the MPI_Isend, nothing), and the shape, its checks and the call's
+ * record were most of it.  Arguments the lane takes pass every check, so
+ * only the record (bi_record) follows the MPI_Isend.  Anything else takes
+ * the general path: the checks, the bracket, then bi_p2p_send.  Under
+ * callgrind (MPICH 4.0.2, one rank) a DGESD2D and a DGERV2D of one double
+ * (with bi_p2p_gerv's lane) run 475 instructions of the library's own
+ * between them, 689 before. */
+BI_NOINLINE static void gesd_general(const char *routine, int type, Int ctxt, Int m, Int n,
+                                     const void *A, Int lda, Int rdest, Int cdest)
+{
+    bi_shape s;
+    bi_make_shape(&s, ctxt, routine, type, 0, NULL, 0, NULL, 0, m, n, lda, 2);
+    bi_enter(routine, ctxt, 's', NULL, NULL, &s, rdest, cdest);
+    bi_p2p_send(ctxt, &s, A, rdest, cdest, routine);
+    bi_leave();
+}
+
+void bi_p2p_gesd(const char *routine, int type, Int ctxt, Int m, Int n, const void *A, Int lda,
+                 Int rdest, Int cdest)
+{
+    bi_ctx *c = bi_ctx_find(ctxt);
+    /* M and N below 2^16 (so not negative, and M N of any type cannot
+     * overflow), contiguous (N <= 1, or LDA = M: no LDA error either) */
+    if (c && ((uint64_t)m | (uint64_t)n) < 65536 && (n <= 1 || lda == m) && !bi_g.stats &&
+        !bi_g.trace && (uint64_t)rdest < (uint64_t)c->nprow &&
+        (uint64_t)cdest < (uint64_t)c->npcol) {
+        const size_t k = (size_t)m * (size_t)n, nb = k * bi_types[type].size;
+        const int dest = (int)(rdest * c->npcol + cdest);
+        bi_buf *b;
+        if (nb < SEG0 && !c->lastlong[c->np + dest] && (b = bi_buf_own(nb))) {
+            atomic_store_explicit(&bi_inside, 1, memory_order_relaxed);
+            copy_short(b->data, A, nb);
+            isend(c, b, 0, k, bi_mpitype(type), dest, bi_msgid_p2p_send(c, dest, 1), routine);
+            bi_record(routine, ctxt, 's', NULL, NULL, k, nb, rdest, cdest);
+            bi_buf_post(b);
+            bi_leave();
+            return;
+        }
+    }
+    gesd_general(routine, type, ctxt, m, n, A, lda, rdest, cdest);
 }
 
 /* wildcard receive: the next message of any allowed source is the one with
@@ -403,6 +464,20 @@ static int any_source(bi_ctx *c, Int rsrc, Int csrc, int *tag, size_t bytes)
     }
 }
 
+/* a receive MPI failed: a message longer than the shape (M x N, count
+ * elements), or MPI's error */
+BI_NORETURN BI_NOINLINE static void recv_failed(bi_ctx *c, size_t count, Int m, Int n, int rc,
+                                                int src, const char *routine)
+{
+    int cls;
+    MPI_Error_class(rc, &cls);
+    if (cls == MPI_ERR_TRUNCATE)
+        bi_error(c->handle, -1, routine,
+                 "message from {%d,%d} is longer than the %zu elements of the receiving shape (M=%ld, N=%ld)",
+                 src / c->npcol, src % c->npcol, count, (long)m, (long)n);
+    bi_mpi_fail(rc, "MPI_Recv", c->handle, routine, __LINE__, __FILE__);
+}
+
 /* one piece of a message into p (cnt items of t); returns the elements
  * received if count, else 0 (asking is not free, and the usual short
  * message cannot be a full first piece).  A piece that is counted is
@@ -424,15 +499,7 @@ static size_t recv_piece(bi_ctx *c, const bi_shape *s, void *p, size_t cnt, MPI_
         rc = MPI_Recv(p, (int)cnt, t, src, tag, c->comm, &st);
         bi_watch_end();
     }
-    if (rc != MPI_SUCCESS) {
-        int cls;
-        MPI_Error_class(rc, &cls);
-        if (cls == MPI_ERR_TRUNCATE)
-            bi_error(c->handle, -1, routine,
-                     "message from {%d,%d} is longer than the %zu elements of the receiving shape (M=%ld, N=%ld)",
-                     src / c->npcol, src % c->npcol, bi_shape_count(s), (long)s->m, (long)s->n);
-        BI_MPI_IN(rc, "MPI_Recv", c->handle, routine);
-    }
+    if (rc != MPI_SUCCESS) recv_failed(c, bi_shape_count(s), s->m, s->n, rc, src, routine);
     int k = 0;
     if (count) BI_MPI_IN(MPI_Get_count(&st, t, &k), "MPI_Get_count", c->handle, routine);
     return k > 0 ? (size_t)k : 0;
@@ -546,6 +613,46 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
     /* no poll of this process's sends here: the caller acts on the message
      * at once (an echo sends it back), and a poll would delay that; the
      * next send polls after its MPI_Isend (bi_buf_post) */
+}
+
+/* vGERV2D, as vGESD2D (bi_p2p_gesd): the usual message from a valid
+ * process of a valid grid, without BLACS_STATS or BLACS_DEBUG=2 (whose
+ * receives wait in bi_wait), is one MPI_Recv into A, without the general
+ * path's frames (recv_piece's at the other levels).  The record
+ * (bi_enter) comes first here: the long-wait warning names the call while
+ * it waits.  Anything else, wildcards included, takes the general path. */
+BI_NOINLINE static void gerv_general(const char *routine, int type, Int ctxt, Int m, Int n,
+                                     void *A, Int lda, Int rsrc, Int csrc)
+{
+    bi_shape s;
+    bi_make_shape(&s, ctxt, routine, type, 0, NULL, 0, NULL, 0, m, n, lda, 2);
+    bi_enter(routine, ctxt, 'v', NULL, NULL, &s, rsrc, csrc);
+    bi_p2p_recv(ctxt, &s, A, rsrc, csrc, routine);
+    bi_leave();
+}
+
+void bi_p2p_gerv(const char *routine, int type, Int ctxt, Int m, Int n, void *A, Int lda,
+                 Int rsrc, Int csrc)
+{
+    bi_ctx *c = bi_ctx_find(ctxt);
+    if (c && ((uint64_t)m | (uint64_t)n) < 65536 && (n <= 1 || lda == m) && bi_g.debug < 2 &&
+        !bi_g.stats && (uint64_t)rsrc < (uint64_t)c->nprow && (uint64_t)csrc < (uint64_t)c->npcol) {
+        const size_t k = (size_t)m * (size_t)n, nb = k * bi_types[type].size;
+        const int src = (int)(rsrc * c->npcol + csrc);
+        if (nb < SEG0 && !c->lastlong[src]) {
+            bi_record(routine, ctxt, 'v', NULL, NULL, k, nb, rsrc, csrc);
+            bi_poll();
+            const int tag = bi_msgid_p2p_recv(c, src, 1);
+            bi_watch_begin('r', src, tag, nb);
+            int rc = MPI_Recv(A, (int)k, bi_mpitype(type), src, tag, c->comm, MPI_STATUS_IGNORE);
+            bi_watch_end();
+            if (rc != MPI_SUCCESS) recv_failed(c, k, m, n, rc, src, routine);
+            c->lastsrc = src;
+            bi_leave();
+            return;
+        }
+    }
+    gerv_general(routine, type, ctxt, m, n, A, lda, rsrc, csrc);
 }
 
 /* Intel MKL's Cdsendrecv (sendrecv.c): the send, then the receive, both

@@ -34,8 +34,8 @@
 int bi_watch_on;
 
 #define RLX memory_order_relaxed
+_Atomic unsigned long bi_watch_seq; /* odd: a wait in progress, rec describes it */
 static struct {
-    _Atomic unsigned long seq;   /* odd: a wait in progress, the fields describe it */
     _Atomic(const char *) routine;
     _Atomic long long ctxt, rr, rc;
     _Atomic size_t count, bytes;
@@ -47,8 +47,8 @@ static struct {
  * sequence is bumped with a load and a store, not a locked add. */
 void bi_watch_mark(const char *outside, char dir, int peer, int tag, size_t bytes)
 {
-    unsigned long s = atomic_load_explicit(&rec.seq, RLX);
-    if (s & 1) atomic_store_explicit(&rec.seq, ++s, RLX); /* an unended wait: end it */
+    unsigned long s = atomic_load_explicit(&bi_watch_seq, RLX);
+    if (s & 1) atomic_store_explicit(&bi_watch_seq, ++s, RLX); /* an unended wait: end it */
     /* a reader that sees any field below also sees the even number */
     atomic_thread_fence(memory_order_release);
     const bi_call *c = &bi_cur;
@@ -65,13 +65,7 @@ void bi_watch_mark(const char *outside, char dir, int peer, int tag, size_t byte
     atomic_store_explicit(&rec.ran, c->routine ? (unsigned char)c->ran : 0, RLX);
     atomic_store_explicit(&rec.peer, peer, RLX);
     atomic_store_explicit(&rec.tag, tag, RLX);
-    atomic_store_explicit(&rec.seq, s + 1, memory_order_release);
-}
-
-void bi_watch_done(void)
-{
-    unsigned long s = atomic_load_explicit(&rec.seq, RLX);
-    if (s & 1) atomic_store_explicit(&rec.seq, s + 1, RLX);
+    atomic_store_explicit(&bi_watch_seq, s + 1, memory_order_release);
 }
 
 /* ---- the thread ----------------------------------------------------------- */
@@ -104,7 +98,7 @@ static int copy(unsigned long seq, bi_call *c, char *dir, int *peer, int *tag, s
     *peer = atomic_load_explicit(&rec.peer, RLX);
     *tag = atomic_load_explicit(&rec.tag, RLX);
     atomic_thread_fence(memory_order_acquire);
-    if (atomic_load_explicit(&rec.seq, RLX) != seq) return 0;
+    if (atomic_load_explicit(&bi_watch_seq, RLX) != seq) return 0;
     c->kind = (char)(k & 255);
     c->scope = (char)(k >> 8 & 255);
     c->top = (char)(k >> 16 & 255);
@@ -158,7 +152,7 @@ static void *watch(void *arg)
         int rc = pthread_cond_timedwait(&wake, &mu, &t);
         if (stopping || (rc != 0 && rc != ETIMEDOUT)) break;
         pthread_mutex_unlock(&mu); /* not held while writing: stop never waits for it */
-        unsigned long s = atomic_load_explicit(&rec.seq, memory_order_acquire);
+        unsigned long s = atomic_load_explicit(&bi_watch_seq, memory_order_acquire);
         double tn = now();
         if (s != seen) { /* another wait, or none: its clock starts now */
             seen = s;
