@@ -619,7 +619,7 @@ void bi_p2p_recv(Int ctxt, const bi_shape *s, void *A, Int rsrc, Int csrc, const
  * process of a valid grid, without BLACS_STATS or BLACS_DEBUG=2 (whose
  * receives wait in bi_wait), is one MPI_Recv into A, without the general
  * path's frames (recv_piece's at the other levels).  The record
- * (bi_enter) comes first here: the long-wait warning names the call while
+ * (bi_record) comes first here: the long-wait warning names the call while
  * it waits.  Anything else, wildcards included, takes the general path. */
 BI_NOINLINE static void gerv_general(const char *routine, int type, Int ctxt, Int m, Int n,
                                      void *A, Int lda, Int rsrc, Int csrc)
