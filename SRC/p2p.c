@@ -209,9 +209,33 @@ _Static_assert(SEG0 <= DIRECT_MIN && SEG0 <= SEG0_NET, "a message under SEG0 byt
  * and with no word owed (the pair's last message in that direction, last,
  * was not long; words only in the p2p stream).  Either end does with it
  * what its general path would, computing nothing else. */
+static inline int plain_bytes(size_t bytes, int p2p, unsigned char last)
+{
+    return bytes < SEG0 && !(p2p && last);
+}
+
 static inline int plain_msg(const bi_shape *s, size_t bytes, int p2p, unsigned char last)
 {
-    return bytes < SEG0 && bi_shape_contig(s) && !(p2p && last);
+    return plain_bytes(bytes, p2p, last) && bi_shape_contig(s);
+}
+
+/* the lanes of vGESD2D and vGERV2D (bi_p2p_gesd, bi_p2p_gerv): is the call
+ * a usual message (plain_msg) to or from a valid process (r, col) of the
+ * valid grid c, told from the arguments alone?  M and N below 2^16 (so not
+ * negative, and M N of any type cannot overflow), contiguous (N <= 1, or
+ * LDA = M: no LDA error either).  send: the call sends (the pair's
+ * lastlong at c->np on).  The peer's grid rank, and the count k and the
+ * bytes nb; -1 when the call takes the general path. */
+static inline int usual_peer(const bi_ctx *c, int type, Int m, Int n, Int lda, Int r, Int col,
+                             int send, size_t *k, size_t *nb)
+{
+    if (!c || ((uint64_t)m | (uint64_t)n) >= 65536 || (n > 1 && lda != m) ||
+        (uint64_t)r >= (uint64_t)c->nprow || (uint64_t)col >= (uint64_t)c->npcol)
+        return -1;
+    const int peer = (int)(r * c->npcol + col);
+    *k = (size_t)m * (size_t)n;
+    *nb = *k * bi_types[type].size;
+    return plain_bytes(*nb, 1, c->lastlong[(send ? c->np : 0) + peer]) ? peer : -1;
 }
 
 /* is a message of n elements of size es to or from peer long? */
@@ -420,23 +444,19 @@ void bi_p2p_gesd(const char *routine, int type, Int ctxt, Int m, Int n, const vo
                  Int rdest, Int cdest)
 {
     bi_ctx *c = bi_ctx_find(ctxt);
-    /* M and N below 2^16 (so not negative, and M N of any type cannot
-     * overflow), contiguous (N <= 1, or LDA = M: no LDA error either) */
-    if (c && ((uint64_t)m | (uint64_t)n) < 65536 && (n <= 1 || lda == m) && !bi_g.stats &&
-        !bi_g.trace && (uint64_t)rdest < (uint64_t)c->nprow &&
-        (uint64_t)cdest < (uint64_t)c->npcol) {
-        const size_t k = (size_t)m * (size_t)n, nb = k * bi_types[type].size;
-        const int dest = (int)(rdest * c->npcol + cdest);
-        bi_buf *b;
-        if (nb < SEG0 && !c->lastlong[c->np + dest] && (b = bi_buf_own(nb))) {
-            atomic_store_explicit(&bi_inside, 1, memory_order_relaxed);
-            copy_short(b->data, A, nb);
-            isend(c, b, 0, k, bi_mpitype(type), dest, bi_msgid_p2p_send(c, dest, 1), routine);
-            bi_record(routine, ctxt, 's', NULL, NULL, k, nb, rdest, cdest);
-            bi_buf_post(b);
-            bi_leave();
-            return;
-        }
+    size_t k, nb;
+    int dest;
+    bi_buf *b;
+    if (!bi_g.stats && !bi_g.trace &&
+        (dest = usual_peer(c, type, m, n, lda, rdest, cdest, 1, &k, &nb)) >= 0 &&
+        (b = bi_buf_own(nb))) {
+        atomic_store_explicit(&bi_inside, 1, memory_order_relaxed);
+        copy_short(b->data, A, nb);
+        isend(c, b, 0, k, bi_mpitype(type), dest, bi_msgid_p2p_send(c, dest, 1), routine);
+        bi_record(routine, ctxt, 's', NULL, NULL, k, nb, rdest, cdest);
+        bi_buf_post(b);
+        bi_leave();
+        return;
     }
     gesd_general(routine, type, ctxt, m, n, A, lda, rdest, cdest);
 }
@@ -635,22 +655,20 @@ void bi_p2p_gerv(const char *routine, int type, Int ctxt, Int m, Int n, void *A,
                  Int rsrc, Int csrc)
 {
     bi_ctx *c = bi_ctx_find(ctxt);
-    if (c && ((uint64_t)m | (uint64_t)n) < 65536 && (n <= 1 || lda == m) && bi_g.debug < 2 &&
-        !bi_g.stats && (uint64_t)rsrc < (uint64_t)c->nprow && (uint64_t)csrc < (uint64_t)c->npcol) {
-        const size_t k = (size_t)m * (size_t)n, nb = k * bi_types[type].size;
-        const int src = (int)(rsrc * c->npcol + csrc);
-        if (nb < SEG0 && !c->lastlong[src]) {
-            bi_record(routine, ctxt, 'v', NULL, NULL, k, nb, rsrc, csrc);
-            bi_poll();
-            const int tag = bi_msgid_p2p_recv(c, src, 1);
-            bi_watch_begin('r', src, tag, nb);
-            int rc = MPI_Recv(A, (int)k, bi_mpitype(type), src, tag, c->comm, MPI_STATUS_IGNORE);
-            bi_watch_end();
-            if (rc != MPI_SUCCESS) recv_failed(c, k, m, n, rc, src, routine);
-            c->lastsrc = src;
-            bi_leave();
-            return;
-        }
+    size_t k, nb;
+    int src;
+    if (bi_g.debug < 2 && !bi_g.stats &&
+        (src = usual_peer(c, type, m, n, lda, rsrc, csrc, 0, &k, &nb)) >= 0) {
+        bi_record(routine, ctxt, 'v', NULL, NULL, k, nb, rsrc, csrc);
+        bi_poll();
+        const int tag = bi_msgid_p2p_recv(c, src, 1);
+        bi_watch_begin('r', src, tag, nb);
+        int rc = MPI_Recv(A, (int)k, bi_mpitype(type), src, tag, c->comm, MPI_STATUS_IGNORE);
+        bi_watch_end();
+        if (rc != MPI_SUCCESS) recv_failed(c, k, m, n, rc, src, routine);
+        c->lastsrc = src;
+        bi_leave();
+        return;
     }
     gerv_general(routine, type, ctxt, m, n, A, lda, rsrc, csrc);
 }
