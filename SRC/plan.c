@@ -263,7 +263,7 @@ static bi_plan bcast_plan(const bi_call_in *in, const bi_machine *m)
     if ((t->bcast_flags & BI_TOP_MPI) && np > 1) {
         const bi_topo *s = bi_bcast_short_tree(np);
         nodes = !in->onenode;
-        if (bytes > 0 && bytes <= BI_BCAST_SHORT) t = s;
+        if ((bytes > 0 && bytes <= BI_BCAST_SHORT) || np == 2) t = s;
         else mark = bi_bcast_param(s, NULL, np) + 1; /* its radix */
     }
     const bi_topo *e = t; /* the entry whose message IDs are reserved */

@@ -13,8 +13,8 @@
  *     types; each combination runs on one grid in turn, "full" on all
  *   t_bcast err-top | err-top-recv | err-src | err-scope | err-self
  *     (must abort; err-self at BLACS_DEBUG >= 1)
- *   t_bcast dtcache   TOP ' ' with non-contiguous shapes (any number of
- *     processes): long ones use no BLACS buffer when they go in place
+ *   t_bcast dtcache   TOP ' ' with non-contiguous shapes (3 processes or
+ *     more: on 2 it is the tree): long ones use no BLACS buffer in place
  *     (BLACS_BCAST_DATATYPE=1), one of their size when packed (=0);
  *     the same shapes broadcast and received point-to-point again commit no
  *     datatype (MPI_Type_commit/MPI_Type_free are intercepted here), nor do

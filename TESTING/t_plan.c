@@ -221,8 +221,8 @@ int main(int argc, char **argv)
      * scope size (on the default machine: the binomial tree on 2 and 3,
      * where every tree is the source sending to each, 2 branches on 4 and
      * 8, 3 on 16 and 64); longer, or empty, MPI's collective with its mark
-     * down that tree on one ID; without collectives of its own the binomial
-     * tree */
+     * down that tree on one ID, but on 2 processes the tree at every
+     * length; without collectives of its own the binomial tree */
     {
         static const struct { int np; char top; } shortt[] = {
             {2, '1'}, {3, '1'}, {4, '2'}, {8, '2'}, {16, '3'}, {64, '3'}};
@@ -238,15 +238,21 @@ int main(int argc, char **argv)
                          "expected '%c'", n, len, p.top, p.param, p.mpi, p.ntags, p.mark, want);
                 if (len == 1536) break;
             }
-            in = call(' ', n, 1537, 8, 0);
-            p = bi_bcast_plan(&in, m);
-            TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.mark == want - '0' + 1 && p.ntags == 1,
-                     "' ' long on %d: mpi %d mark %d ntags %d, expected mark %d", n, p.mpi,
-                     p.mark, p.ntags, want - '0' + 1);
-            in = call(' ', n, 0, 8, 0);
-            p = bi_bcast_plan(&in, m);
-            TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.mark == want - '0' + 1 && p.ntags == 1,
-                     "' ' empty on %d: mpi %d mark %d ntags %d", n, p.mpi, p.mark, p.ntags);
+            for (int l = 0; l < 4; l++) {
+                const size_t len = (size_t[]){1537, 0, 100000, 300000000}[l];
+                in = call(' ', n, len, 8, 0);
+                p = bi_bcast_plan(&in, m);
+                if (n == 2) /* on two processes the tree (one message) at every length */
+                    TU_CHECK(p.run == bi_bcast_tree && !p.mpi && p.top == '1' && p.param == 1 &&
+                                 p.ntags == 1 && !p.mark,
+                             "' ' of %zu doubles on 2: top '%c' param %d mpi %d ntags %d mark %d, "
+                             "expected the tree '1'", len, p.top, p.param, p.mpi, p.ntags, p.mark);
+                else if (len <= 100000)
+                    TU_CHECK(p.run == bi_bcast_mpi && p.mpi && p.mark == want - '0' + 1 &&
+                                 p.ntags == 1,
+                             "' ' of %zu doubles on %d: mpi %d mark %d ntags %d, expected mark %d",
+                             len, n, p.mpi, p.mark, p.ntags, want - '0' + 1);
+            }
             /* node phases (bcast_tree.c) for the short tree and the mark in
              * a scope across nodes only, never for the letter itself */
             for (int one = 0; one < 2; one++)
