@@ -1,8 +1,8 @@
 /*
  * bcast_mpi.c -- TOP ' ' (the default): MPI's own broadcast on the scope's
  * communicator, no message ID.  Only scopes that have one get here; in a
- * row or column that is the whole grid the plan runs the tree
- * instead (plan.c).
+ * row or column that is the whole grid, and on two processes, the plan
+ * runs the tree instead (plan.c).
  *
  * The source is locally blocking here too, as for every letter (LAWN 73
  * 4.1): it copies A into a BLACS buffer, posts MPI_Ibcast from it, leaves

@@ -477,7 +477,8 @@ typedef struct {
 #endif
 #define BI_DIRECT_MIN 65536.0
 /* TOP ' ' broadcasts of 1 to BI_BCAST_SHORT bytes in a scope with MPI
- * collectives run a tree, bi_bcast_short_tree (plan.c) */
+ * collectives run a tree, bi_bcast_short_tree (plan.c); on two processes
+ * every length does */
 #define BI_BCAST_SHORT 12288.0
 /* in a scope on one node, broadcasts (' ' under MPICH, and the letters)
  * go straight from A to receivers that said they are there from this

@@ -41,6 +41,12 @@
  *     (plan.mark, bcast_mpi.c): processes that disagree on the length then
  *     get the count error, not a hang.  In a scope across nodes the tree
  *     and the mark run in node phases (plan.nodes, bcast_tree.c).
+ *   - on two processes every ' ' broadcast is that tree, one message, at
+ *     every length and empty: MPI's broadcast sends that one message too,
+ *     and MPI_Ibcast with the mark cost the BLACS call 1.11-1.36 times
+ *     MPI_Bcast at 2,048-10,000 doubles (1 x 2, MPICH 4.0.2; Open MPI 4.1:
+ *     1.8-2.6), the tree 1.07-1.19 (1.07-1.25; doc/topologies.md).  As a
+ *     leave-on-all combine on two is one exchange at every length.
  *   - ' ' broadcasts past 2^31 bytes under MPICH are the tree too: MPICH's
  *     (4.0) MPI_Ibcast, which ' ' uses so that its source never waits,
  *     fails there ("Invalid communicator" at the receivers; Open MPI's
