@@ -14,7 +14,8 @@
 #             that rate by tc tbf.  Without namespaces (not root) only shm.
 # For each setting:
 #   1. Tsim measures the MPI there: the cost of posting a short send
-#      (SIM_OS), the eager threshold (SIM_EAGER), a ping-pong's one-way
+#      (SIM_OS), a receive of a message already there (SIM_OR), the eager
+#      threshold (SIM_EAGER), a ping-pong's one-way
 #      time of 8 bytes (SIM_LAT) and its bandwidth at 4 MB (SIM_BW);
 #   2. the real runs: SLR_REPS rounds (default 3), each the reference, then
 #      ours (with SLR_RATE=1x1 one process first, below), every routine at
@@ -22,8 +23,8 @@
 #   3. the simulation: a platform of two hosts, each on a link of
 #      bandwidth SIM_BW to a crossbar, the two links' latencies adding up
 #      to SIM_LAT less the two per-message costs SMPI charges (SIM_OS at
-#      each end); SMPI set up as for the table (SIM_MPICH with this
-#      setting's SIM_OS and SIM_EAGER); on the bed's settings, each
+#      the sender, SIM_OR at the receiver); SMPI set up as for the table
+#      (SIM_MPICH with this setting's SIM_OS, SIM_OR and SIM_EAGER); on the bed's settings, each
 #      message's bandwidth by its size as Tsim measures it for one message
 #      between pauses (SIM_BWF, SMPI's smpi/bw-factor; SLR_BWF, below); the
 #      computation charged by its
@@ -87,6 +88,7 @@ JOBS=${SLR_JOBS:-2} # simulations at once (each is one process; never beside a r
 WARM=${SLR_WARMUP:-1} # untimed runs of each routine before the timed one, real and simulated (above)
 RATE=${SLR_RATE:-call} # where the simulated hosts' computation rates come from (above)
 BWF=${SLR_BWF:-bed} # where the bandwidth goes by message size (above)
+LOGP=${SLR_LOG:-} # every BLACS call of every run, real and simulated (SL_LOG, sl_wrap.c): LOGP.real_* and LOGP.sim_*
 case $BWF in
   bed | all | none) ;;
   *) echo "sl_real.sh: SLR_BWF is bed, all or none, not '$BWF'" >&2; exit 2 ;;
@@ -124,7 +126,7 @@ real() {
     [ "$RATE" = 1x1 ] &&
       timeout -k 5 600 "$@" -n 1 env SL_WARMUP="$WARM" "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_${set}_1x1_$r.out" 2>&1
     for lib in ref ours; do
-      timeout -k 5 600 "$@" -n 2 env SL_WARMUP="$WARM" "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
+      timeout -k 5 600 "$@" -n 2 env SL_WARMUP="$WARM" SL_LOG="${LOGP:+$LOGP.real_${set}_${g}_${lib}_$r}" "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
       awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" -v csv="$CSV" -v kcsv="$KCSV" -v tcsv="$TCSV" -v gcsv="$GCSV" '
         $1 == "SLB" { printf "%s,%s,%s,real,%s,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10, r >> csv }
         $1 == "SLK" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6 >> kcsv }
@@ -186,14 +188,15 @@ callrates() {
 
 # platform PATH SPEEDS: two hosts of the speeds "rank0 rank1" (flop/s), each
 # on a link of SIM_BW to the other's, the two latencies adding up to SIM_LAT
-# less the per-message costs SMPI charges at each end (SIM_OS)
+# less the per-message costs SMPI charges at each end (SIM_OS at the
+# sender's, SIM_OR at the receiver's)
 platform() {
-  awk -v lat="$SIM_LAT" -v os="$SIM_OS" -v bw="$SIM_BW" -v s="$set" -v sp="$2" 'BEGIN {
-    l = lat - 2 * os; if (l < lat / 10) l = lat / 10
+  awk -v lat="$SIM_LAT" -v os="$SIM_OS" -v orc="$SIM_OR" -v bw="$SIM_BW" -v s="$set" -v sp="$2" 'BEGIN {
+    l = lat - os - orc; if (l < lat / 10) l = lat / 10
     split(sp, v, " ")
     print "<?xml version=\"1.0\"?>"
     print "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">"
-    printf "<!-- sl_real.sh, setting %s: one-way %.3g s less 2 x %.3g s per-message cost, %.4g bytes/s -->\n", s, lat, os, bw
+    printf "<!-- sl_real.sh, setting %s: one-way %.3g s less a send%s %.3g s and a receive%s %.3g s, %.4g bytes/s -->\n", s, lat, "\047s", os, "\047s", orc, bw
     print "<platform version=\"4.1\">"
     print "  <zone id=\"c\" routing=\"Full\">"
     for (h = 0; h < 2; h++) {
@@ -215,10 +218,11 @@ sim() {
   local set=$1 g=$2 p q r lib rt
   p=${g%x*}; q=${g#*x}
   local line; line=$(grep '^export SIM_' "$RAW/tsim_$set.txt") || { echo "sl_real.sh: no calibration for $set"; return 1; }
-  local SIM_OS SIM_EAGER SIM_LAT SIM_BW SIM_COPY=5e-5 SIM_BWF=
+  local SIM_OS SIM_OR= SIM_EAGER SIM_LAT SIM_BW SIM_COPY=5e-5 SIM_BWF=
   eval "${line#export }"
+  SIM_OR=${SIM_OR:-$SIM_OS} # (a calibration from before Tsim measured receives)
   local cfg
-  read -r -a cfg <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS")"
+  read -r -a cfg <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS" "$SIM_OR")"
   if [ -n "$SIM_BWF" ] && { [ "$BWF" = all ] || { [ "$BWF" = bed ] && [ "$set" != shm ]; }; }; then
     cfg+=(--cfg=network/model:SMPI --cfg=smpi/bw-factor:"$SIM_BWF" --cfg=smpi/lat-factor:0:1 --cfg=network/weight-S:0)
     echo "  $set: bandwidth by message size, SIM_BWF='$SIM_BWF'"
@@ -256,7 +260,7 @@ sim() {
         platform "$f.xml" "$speed"
         if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
         (unset SIM_PPN BLACS_ALPHA BLACS_BETA
-         SL_WARMUP=$WARM SL_RATES=$slrates SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q" \
+         SL_LOG=${LOGP:+$LOGP.sim_${set}_${g}_${lib}_${rt//,/_}_$r} SL_WARMUP=$WARM SL_RATES=$slrates SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q" \
            > "$f.out" 2> "$f.err"
          rc=$(sim_status $? "$f.err")
          [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; exit 1; }
@@ -279,7 +283,7 @@ for s in $SETTINGS; do
     *)
       # a bed of two hosts for this setting alone, its links held to the rate
       bash $C with 2 bash -c 'bash '"$C"' link "$CLUSTER" h1 rate '"$set"' && bash '"$C"' link "$CLUSTER" h2 rate '"$set"' &&
-        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' KCSV='"$KCSV"' TCSV='"$TCSV"' GCSV='"$GCSV"' RATE='"$RATE"' WARM='"$WARM"' REPS='"$REPS"' ROUT='"$ROUT"' N='"$N"' NB='"$NB"' \
+        '"$(declare -f real)"'; RB='"$RB"' RAW='"$RAW"' CSV='"$CSV"' KCSV='"$KCSV"' TCSV='"$TCSV"' GCSV='"$GCSV"' RATE='"$RATE"' WARM='"$WARM"' REPS='"$REPS"' ROUT='"$ROUT"' LOGP='"$LOGP"' N='"$N"' NB='"$NB"' \
         real '"$set"' '"$g"' bash '"$C"' run "$CLUSTER" mpich 1' ;;
   esac
   echo "== simulated/real: $set $g, simulations ($(date -u +%H:%M:%S) UTC)"

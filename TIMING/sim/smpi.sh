@@ -25,10 +25,10 @@ SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
 #     the development machine's shared memory: an 8 KB MPI_Send to a
 #     receiver 10 ms away returns in 70 us, a 16 KB one in 10.7 ms);
 #   - MPICH's per-message cost SIM_OS, the time to post a short send
-#     (MPI_Send or MPI_Isend of 8 bytes: 0.18 us there), charged to sends
-#     and receives alike.
-#   make calibrate measures both on the machine at hand and prints them as
-#   the SIM_OS and SIM_EAGER to export (TIMING/tsimcal.c).
+#     (MPI_Send or MPI_Isend of 8 bytes: 0.18 us there), charged to sends,
+#     and SIM_OR, charged to receives (SIM_OS unless given).
+#   make calibrate measures them on the machine at hand and prints them as
+#   the SIM_OS, SIM_OR and SIM_EAGER to export (TIMING/tsimcal.c).
 # MPI_Ibcast, which ' ' broadcasts of more than 12 KB use, has no selector
 # in SimGrid 3.32 (its root posts p-1 sends at once, a flat tree), so the
 # simulation's layer TIMING/sim/simmpi.c runs MPICH 4.0.2's schedules
@@ -41,8 +41,10 @@ SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
 # MPI.
 SIM_EAGER=${SIM_EAGER:-8192}
 SIM_OS=${SIM_OS:-0.00000018}
-# sim_mpich_cfg EAGER OS: those settings for another eager threshold and
-# per-message cost (TIMING/sim/sl_real.sh: each setting's own).  SMPI sends
+SIM_OR=${SIM_OR:-$SIM_OS}
+# sim_mpich_cfg EAGER OS [OR]: those settings for another eager threshold and
+# per-message costs, OS a send's and OR a receive's (OS when not given;
+# TIMING/sim/sl_real.sh: each setting's own, SIM_OS and SIM_OR).  SMPI sends
 # eagerly what is shorter than its threshold, so it gets EAGER + 1: a send
 # of exactly EAGER bytes is eager, as on MPICH (MPICH 4.0.2 on the
 # development machine's shared memory sends up to 8,255 bytes eagerly; with
@@ -51,9 +53,9 @@ SIM_OS=${SIM_OS:-0.00000018}
 sim_mpich_cfg() {
   local t=$(($1 + 1))
   echo --cfg=smpi/coll-selector:mpich --cfg=smpi/async-small-thresh:"$t" --cfg=smpi/send-is-detached-thresh:"$t" \
-    --cfg=smpi/os:0:"$2":0 --cfg=smpi/ois:0:"$2":0 --cfg=smpi/or:0:"$2":0
+    --cfg=smpi/os:0:"$2":0 --cfg=smpi/ois:0:"$2":0 --cfg=smpi/or:0:"${3:-$2}":0
 }
-read -r -a SIM_MPICH <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS")"
+read -r -a SIM_MPICH <<< "$(sim_mpich_cfg "$SIM_EAGER" "$SIM_OS" "$SIM_OR")"
 
 # sim_hosts DIR N: the path of a hostfile of N ranks in DIR, written if
 # missing: one a node, node-0 .. node-(N-1), or with SIM_PPN=K set, K
