@@ -5,9 +5,10 @@
  *
  * Every algorithm sees c->count items of c->isize bytes in c->buf and
  * combines partner data into it with c->op->fn (mine op= received).  For
- * AMX/AMN with RA/CA wanted, each item is the value followed by an int32
- * owner key (LAWN 73 5.3.1: one contiguous result buffer, sent without
- * copies); algorithms never look inside items.
+ * AMX/AMN with RA/CA wanted, each item is the value followed by an owner
+ * key of 2 bytes, or 4 in a scope of more than 65,536 processes (LAWN 73
+ * 5.3.1: one contiguous result buffer, sent without copies); algorithms
+ * never look inside items.
  */
 #ifndef BI_COMB_H
 #define BI_COMB_H

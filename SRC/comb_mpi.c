@@ -115,7 +115,7 @@ static MPI_Op user_op(MPI_Op *o, MPI_User_function *fn)
  * any number of sizes (ScaLAPACK's shrinking panels) makes none after its
  * first pass, and never evicts the shape types typekeep.c holds. */
 #define NCLASS 49
-#define NOPS (4 * BI_NTYPE * 2)
+#define NOPS (4 * BI_NTYPE * 3)
 static MPI_Datatype hdrtypes[NOPS][NCLASS];
 
 static int size_class(size_t nb, size_t *padded)
@@ -146,7 +146,7 @@ static void free_hdrtypes(void)
 /* the element type of class k for op: header + padded items bytes */
 static MPI_Datatype hdr_type(const bi_op *op, int k, size_t bytes)
 {
-    const int o = (op->kind * BI_NTYPE + op->type) * 2 + (op->owners != 0);
+    const int o = (op->kind * BI_NTYPE + op->type) * 3 + op->owners / 2;
     MPI_Datatype *t = &hdrtypes[o][k];
     if (!*t) {
         BI_MPI(MPI_Type_contiguous((int)bytes, MPI_BYTE, t), "MPI_Type_contiguous");

@@ -384,14 +384,39 @@ extern bi_uop bi_cur_uop;
 typedef struct bi_op bi_op;
 struct bi_op {
     int kind, type;    /* BI_SUM..; BI_I.. */
-    int owners;        /* each item carries an int32 owner key after its value */
-    size_t isize;      /* bytes per item (value, plus 4 if owners) */
+    int owners;        /* bytes of the owner key after each item's value: 0 (no
+                        * RA/CA), 2, or 4 in a scope of more than 65,536 */
+    size_t isize;      /* bytes per item (value and owner key) */
     const bi_uop *user;/* BI_USER: the user's routines */
     /* acc[i] = acc[i] (op) in[i] for n items */
     void (*fn)(void *acc, const void *in, size_t n, const bi_op *op);
 };
 
-/* the element operation of a combine */
+/* the owner key of a scope of np processes: 2 bytes (as the reference
+ * BLACS's), 4 past 65,536 processes; with RA/CA wanted the key is the
+ * item's owner (combine.c), at most np - 1 */
+static inline int bi_okey_bytes(int np) { return np <= 65536 ? 2 : 4; }
+static inline uint32_t bi_okey_get(const char *p, int w)
+{
+    if (w == 2) {
+        uint16_t k;
+        memcpy(&k, p, 2);
+        return k;
+    }
+    uint32_t k;
+    memcpy(&k, p, 4);
+    return k;
+}
+static inline void bi_okey_put(char *p, int w, uint32_t key)
+{
+    if (w == 2) {
+        const uint16_t k = (uint16_t)key;
+        memcpy(p, &k, 2);
+    } else memcpy(p, &key, 4);
+}
+
+/* the element operation of a combine; owners: the owner key's bytes (0
+ * without RA/CA) */
 void bi_op_setup(bi_op *op, int kind, int type, int owners);
 /* the operation of (kind, type, owners), made once, and *dt its item
  * datatype (contiguous isize bytes, carrying the bi_op in attribute

@@ -108,14 +108,14 @@ static inline int knan_i(bi_umag k) { (void)k; return 0; }
             int take = kcmp_##tl(key_##tl(va), key_##tl(vb), mx);                              \
             if (take) take = take > 0;                                                         \
             else if (op->owners) {                                                             \
-                int32_t oa, ob;                                                                \
-                memcpy(&oa, pa + vs, 4);                                                       \
-                memcpy(&ob, pb + vs, 4);                                                       \
+                const uint32_t oa = bi_okey_get(pa + vs, op->owners),                          \
+                               ob = bi_okey_get(pb + vs, op->owners);                          \
                 take = BI_FAULT4_TIE(mx, ob, oa);                                              \
             } else take = vgt_##tl(vb, va);                                                    \
             if (take) { /* constant sizes: moves, not a memcpy call */                         \
                 memcpy(pa, pb, vs);                                                            \
-                if (op->owners) memcpy(pa + vs, pb + vs, 4);                                   \
+                if (op->owners == 2) memcpy(pa + vs, pb + vs, 2);                              \
+                else if (op->owners) memcpy(pa + vs, pb + vs, 4);                              \
             }                                                                                  \
         }                                                                                      \
     }
@@ -159,8 +159,8 @@ void bi_op_setup(bi_op *op, int kind, int type, int owners)
 {
     op->kind = kind;
     op->type = type;
-    op->owners = (kind == BI_AMX || kind == BI_AMN) && owners;
-    op->isize = bi_types[type].size + (op->owners ? 4 : 0);
+    op->owners = kind == BI_AMX || kind == BI_AMN ? owners : 0;
+    op->isize = bi_types[type].size + (size_t)op->owners;
     op->fn = kind == BI_SUM ? sums[type] : kind == BI_USER ? user_fn : ams[type];
     op->user = kind == BI_USER ? &bi_cur_uop : NULL;
 }

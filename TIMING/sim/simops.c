@@ -18,17 +18,18 @@ void bi_op_setup_real(bi_op *op, int kind, int type, int owners);
 void bi_op_setup(bi_op *op, int kind, int type, int owners);
 
 typedef void (*opfn)(void *, const void *, size_t, const bi_op *);
-static opfn real[BI_USER + 1][BI_NTYPE][2]; /* per rank (privatised like all globals) */
+/* per rank (privatised like all globals); the last index: owner key bytes / 2 */
+static opfn real[BI_USER + 1][BI_NTYPE][3];
 
 static void timed(void *acc, const void *in, size_t n, const bi_op *op)
 {
-    real[op->kind][op->type][op->owners ? 1 : 0](acc, in, n, op);
+    real[op->kind][op->type][op->owners / 2](acc, in, n, op);
     if (n) smpi_execute_flops((double)n);
 }
 
 void bi_op_setup(bi_op *op, int kind, int type, int owners)
 {
     bi_op_setup_real(op, kind, type, owners);
-    real[op->kind][op->type][op->owners ? 1 : 0] = op->fn;
+    real[op->kind][op->type][op->owners / 2] = op->fn;
     op->fn = timed;
 }
