@@ -3,7 +3,8 @@
  * (SRC/ops.c), as a pure function: for each type and both key widths (2
  * bytes, a scope of up to 65,536 processes; 4 bytes, a larger one, which no
  * test machine can run), vectors of packed items -- value, then key, no
- * gaps -- combined with op->fn and checked item by item against the rule
+ * gaps (keys written and read by bi_okey_put and bi_okey_get) -- combined
+ * with op->fn and checked item by item against the rule
  * written out here: the larger (AMX) or smaller (AMN) |x| (|Re|+|Im|)
  * wins, on a tie the smaller key, and the winner's key travels with its
  * value.  Guard bytes after each vector catch an operation that writes past
@@ -81,26 +82,6 @@ static void put(int t, char *p, int k)
     }
 }
 
-static uint32_t key_at(const char *p, int w)
-{
-    if (w == 2) {
-        uint16_t k;
-        memcpy(&k, p, 2);
-        return k;
-    }
-    uint32_t k;
-    memcpy(&k, p, 4);
-    return k;
-}
-
-static void key_put(char *p, int w, uint32_t k)
-{
-    if (w == 2) {
-        uint16_t s = (uint16_t)k;
-        memcpy(p, &s, 2);
-    } else memcpy(p, &k, 4);
-}
-
 static unsigned long rnd(unsigned long *s)
 {
     *s = *s * 6364136223846793005UL + 1442695040888963407UL;
@@ -127,8 +108,8 @@ static void one(int kind, int t, int w)
         uint32_t ka = top - (uint32_t)(rnd(&s) % 3), kb = top - (uint32_t)(rnd(&s) % 3);
         if (w == 4 && i % 2) kb = ka ^ 0x10000u; /* differs only above 16 bits */
         if (ka == kb) kb = ka - 1;
-        key_put(a + es, w, ka);
-        key_put(b + es, w, kb);
+        bi_okey_put(a + es, w, ka);
+        bi_okey_put(b + es, w, kb);
         const double ma = mag(t, a), mb = mag(t, b);
         const int take = kind == BI_AMX ? (mb > ma || (mb == ma && kb < ka))
                                         : (mb < ma || (mb == ma && kb < ka));
@@ -143,8 +124,8 @@ static void one(int kind, int t, int w)
         if (memcmp(a, x, op.isize)) {
             if (bad++ < 3)
                 fprintf(stderr, "%s type %d key %d item %d: |%g| key %u, want |%g| key %u\n", what,
-                        t, w, i, mag(t, a), (unsigned)key_at(a + es, w), mag(t, x),
-                        (unsigned)key_at(x + es, w));
+                        t, w, i, mag(t, a), (unsigned)bi_okey_get(a + es, w), mag(t, x),
+                        (unsigned)bi_okey_get(x + es, w));
         }
     }
     TU_CHECK(bad == 0, "%s type %d, %d-byte keys: %ld of %d items wrong", what, t, w, bad, N);
