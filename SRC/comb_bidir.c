@@ -10,6 +10,26 @@
  */
 #include "comb.h"
 
+/* my vector to partner peer and its into wd: one message, or between
+ * nodes the plan's pieces (plan.c, xchg_pieces), all my sends posted before
+ * the receives (MPI sends them eagerly; with MPI_Recv a piece longer than
+ * its receive is the BLACS error, never MPI's abort in MPI_Wait); the sends
+ * are complete on return, so the caller may combine into c->buf */
+static void exchange(bi_coll *c, int peer, char *wd)
+{
+    const size_t k = c->plan.nseg;
+    if (k < 2) {
+        bi_sendrecv(c, peer, c->buf, c->count, peer, wd, c->count, c->tag);
+        return;
+    }
+    const size_t pi = bi_xchg_piece(c->isize), sz = pi * c->isize;
+    for (size_t j = 0; j < k; j++)
+        bi_isend(c, peer, c->buf + j * sz, j + 1 < k ? pi : c->count - j * pi, c->tag);
+    for (size_t j = 0; j < k; j++)
+        bi_recv(c, peer, wd + j * sz, j + 1 < k ? pi : c->count - j * pi, c->tag);
+    bi_waitall(c);
+}
+
 void bi_comb_bidir(bi_coll *c)
 {
     const int np = c->np, me = c->me, p2 = bi_pow2_floor(np), extra = np - p2;
@@ -30,7 +50,7 @@ void bi_comb_bidir(bi_coll *c)
         c->op->fn(c->buf, wd, c->count, c->op);
     }
     for (int b = 1; b < p2; b <<= 1) {
-        bi_sendrecv(c, me ^ b, c->buf, c->count, me ^ b, wd, c->count, c->tag);
+        exchange(c, me ^ b, wd);
         c->op->fn(c->buf, wd, c->count, c->op);
     }
     bi_buf_release(w); /* NULL: nothing */

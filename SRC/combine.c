@@ -124,7 +124,8 @@ void bi_combine(Int ctxt, const char *scope, const char *top, int opkind, const 
                            .root = root, .count = count, .isize = c.isize,
                            .repeat = c.repeat, .coherent = c.coherent,
                            .ordered = user || s->type != BI_I, .user = user,
-                           .first_alone = BI_REDUCE_LONE && sc->first_alone};
+                           .first_alone = BI_REDUCE_LONE && sc->first_alone,
+                           .onenode = sc->nnodes == 1};
     c.plan = bi_comb_plan(&in, bi_machine_default());
     if (c.plan.top != tp->top) bi_cur.ran = c.plan.top; /* reports name both */
     if (c.plan.agree) {

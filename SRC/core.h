@@ -442,7 +442,9 @@ typedef struct {
     int ntags, first;  /* message IDs reserved, and which of them the algorithm starts at */
     int agree;         /* the scope agrees on the element count first (repeatable ' ') */
     int mpi;           /* run is MPI's collective on the scope communicator (TOP ' ') */
-    size_t nseg;       /* 'P': segments; 'I' 'D' 'S' 'M': pieces (0: one) */
+    size_t nseg;       /* 'P': segments; 'I' 'D' 'S' 'M': pieces (0: one); the
+                          exchange 'H': pieces, all of bi_xchg_piece items but a
+                          shorter last (0: one message) */
     int halve;         /* 'Y': halving steps before whole-vector ones (-1: all) */
     double serial;     /* fan-ins: bytes from which contributions come one at a time */
     /* broadcast source: how long (seconds) it may wait for one send before
@@ -521,6 +523,20 @@ typedef struct {
  * receiver 16 ms more than for one message: the pieces left over move only
  * with their sender's progress).  Half of that, for a margin */
 #define BI_NODE_EAGER_PIECES 16
+/* between nodes, what MPICH with UCX over TCP sends eagerly (Tsim: up to
+ * 16 KB; a message of 20 to 64 KB is a rendezvous there, and on the test
+ * bed's bare link a two-process exchange of 20-32 KB took 55-58 us where
+ * its two halves, eager, took 28-33 and MPI_Allreduce 33-36).  The
+ * exchange 'H' between nodes sends vectors of BI_NET_EAGER to
+ * BI_XCHG_PIECED bytes in pieces of this many bytes (bi_xchg_pieces) */
+#define BI_NET_EAGER 16384.0
+#define BI_XCHG_PIECED (4 * BI_NET_EAGER)
+/* the items of each piece but the last: as many as fill BI_NET_EAGER */
+static inline size_t bi_xchg_piece(size_t isize)
+{
+    const size_t k = (size_t)BI_NET_EAGER / (isize ? isize : 1);
+    return k ? k : 1;
+}
 /* a broadcast source waits for its last send (bi_coll_finish) only from
  * this length: shorter ones go eagerly */
 #define BI_SETTLE_MIN (BI_NODE_EAGER + 1)

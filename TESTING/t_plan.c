@@ -437,6 +437,47 @@ int main(int argc, char **argv)
     TU_CHECK(p.run == bi_comb_tree && p.top == '1' && p.ntags == 2, "'H' leave-on-one: '%c'",
              p.top);
 
+    /* the exchange between nodes: vectors of 16 to 64 KB in pieces of 16 KB
+     * (what UCX over TCP sends eagerly), the last one shorter -- empty when
+     * the count is a multiple --, so that partners passing different counts
+     * fail a receive; one message on one node and outside that range */
+    {
+        static const struct { size_t count, isize, k; } xc[] = {
+            {2047, 8, 0},  {2048, 8, 2},  {2049, 8, 2},  {4095, 8, 2},  {4096, 8, 3},
+            {8191, 8, 4},  {8192, 8, 5},  {8193, 8, 0},  {4096, 4, 2},  {16384, 4, 5},
+            {1024, 16, 2}, {4096, 16, 5}, {1638, 10, 1 + 1}, {6553, 10, 5}, {6554, 10, 0},
+            {910, 18, 2},  {3640, 18, 5}, {3641, 18, 0}, {2730, 6, 1 + 1}, {10922, 6, 5},
+        };
+        for (size_t j = 0; j < sizeof xc / sizeof xc[0]; j++)
+            for (int one = 0; one < 2; one++) {
+                const char tops[] = {'H', ' '};
+                for (int t = 0; t < 2; t++) {
+                    in = call(tops[t], 2, xc[j].count, xc[j].isize, -1);
+                    in.onenode = one;
+                    p = bi_comb_plan(&in, m);
+                    const size_t want = one ? 0 : xc[j].k;
+                    TU_CHECK(p.run == bi_comb_bidir && p.nseg == want,
+                             "exchange '%c', %zu items of %zu bytes, onenode %d: %zu pieces, "
+                             "want %zu",
+                             tops[t], xc[j].count, xc[j].isize, one, p.nseg, want);
+                    if (want)
+                        TU_CHECK((want - 1) * bi_xchg_piece(xc[j].isize) <= xc[j].count &&
+                                     xc[j].count < want * bi_xchg_piece(xc[j].isize) &&
+                                     bi_xchg_piece(xc[j].isize) * xc[j].isize <= 16384,
+                                 "exchange pieces of %zu items for %zu items of %zu bytes",
+                                 bi_xchg_piece(xc[j].isize), xc[j].count, xc[j].isize);
+                }
+            }
+        /* the exchange on 8, between nodes: each step in pieces alike */
+        in = call('H', 8, 4096, 8, -1);
+        p = bi_comb_plan(&in, m);
+        TU_CHECK(p.run == bi_comb_bidir && p.nseg == 3, "'H' on 8, 32 KB: %zu pieces", p.nseg);
+        /* the tree instead of the exchange: no pieces */
+        in.coherent = 1;
+        p = bi_comb_plan(&in, m);
+        TU_CHECK(p.run == bi_comb_tree && p.nseg == 0, "'H' coherent, 32 KB: %zu pieces", p.nseg);
+    }
+
     /* ' ' leave-on-all on two processes: the exchange at every length,
      * repeatable or not, in a scope with or without collectives; MPI's
      * reduction (or the tree) for leave-on-one, with the coherence flag,

@@ -39,6 +39,14 @@
 #              grid to row 0 (column 1's destination is the lone member) and
 #              to row 1, the destinations 0.2 s late, every other member
 #              waiting for their signal outside MPI
+#   exchange   the two-process exchange between hosts in eager pieces
+#              (SRC/plan.c, xchg_pieces), 1 rank a host: t_xchg (sums and
+#              AMX with RA/CA around the rule's bounds, data, guards and the
+#              pieces from the trace), t_comb 1 x 2 with vectors of
+#              3,000-12,000 items, and DGSUM2D with counts that differ
+#              between the two (t_mpierr comb: pieced against whole below and
+#              above the range, and against other pieces, an empty last one
+#              included), each a BLACS error naming Cdgsum2d within 60 s
 #   relay      t_bcast_pieces on 3 hosts, 1 rank each: the rings' pieces
 #              between hosts as the plan has them (MPICH: 8 KB up to
 #              128 KB, which MPICH sends eagerly over TCP too), every
@@ -62,7 +70,11 @@ bin=${BIN:-build/default/tests}
 tally='p=0 f=0
 job() { local label=$1; shift
   if "$@" > /dev/null 2>&1; then echo "$label ok"; p=$((p + 1))
-  else echo "$label FAILED"; f=$((f + 1)); fi; }'
+  else echo "$label FAILED"; f=$((f + 1)); fi; }
+joberr() { local label=$1 re=$2 out; shift 2
+  if out=$(timeout 60 "$@" 2>&1); then echo "$label FAILED (no error)"; f=$((f + 1))
+  elif grep -qE "$re" <<< "$out"; then echo "$label ok"; p=$((p + 1))
+  else echo "$label FAILED: $(tail -3 <<< "$out")"; f=$((f + 1)); fi; }'
 total='echo "$p passed, $f failed"; [ $f = 0 ]'
 case "${1:-}" in
 job)
@@ -101,6 +113,15 @@ reduce)
       MPIEXEC=\"$cs run \$CLUSTER $mpi spread\" bash TESTING/randprog.sh file TESTING/programs/xhost_reduce_root.prog
     job 't_offmpi sum 3x2 C to row 0' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_offmpi sum 12000 3 2 C 0 0
     job 't_offmpi sum 3x2 C to row 1' $cs run \$CLUSTER $mpi 3 -n 6 $bin/t_offmpi sum 12000 3 2 C 1 0
+    $total" ;;
+exchange)
+  $cs with 2 bash -c "$tally
+    job t_xchg $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_xchg
+    job 't_comb 1x2 long' $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_comb 1 2 ' H' long
+    for pair in '64 45' '45 64' '64 90' '64 91' '46 64' '64 63'; do
+      joberr \"counts \$pair\" \"BLACS ERROR 'Cdgsum2d: (MPI error in MPI_(Recv|Sendrecv|Wait):.*[Tt]runcat|[0-9]+ items arrived)\" \\
+        $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_mpierr comb ' ' \$pair
+    done
     $total" ;;
 relay)
   if $cs with 3 bash -c "$cs run \$CLUSTER $mpi 1 -n 3 $bin/t_bcast_pieces && $cs run \$CLUSTER $mpi 1 -n 3 $bin/t_bcast_pieces late"

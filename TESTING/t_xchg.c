@@ -1,0 +1,192 @@
+/*
+ * t_xchg.c -- the two-process exchange (TOP 'H', and ' ' leave-on-all on
+ * two processes) between nodes sends vectors of 16 to 64 KB in pieces MPI
+ * sends eagerly (SRC/plan.c, xchg_pieces): on a 1 x 2 grid, for counts
+ * around each of the rule's bounds, DGSUM2D, ZGSUM2D, IGSUM2D and DGAMX2D
+ * with RA/CA (10-byte items: the 2-byte owner key), contiguous and with
+ * LDA > M, each process checks
+ *   - the result on both partners (sums exact: both add the same two
+ *     operands; AMX the larger |value| and its owner's coordinates, values
+ *     of the two processes never equal in magnitude), and the guard zones
+ *     around A, RA and CA;
+ *   - from its message trace (BLACS_TRACE), that it sent its partner the
+ *     vector as the rule says, written out here: on one node one message;
+ *     between nodes (processor names differ), for a count of q = 16384 /
+ *     item bytes items or more and at most 64 KB, count / q + 1 messages,
+ *     all of q items but a shorter last one (empty when q divides the
+ *     count), otherwise one.
+ * Run on one node (make test) and across two hosts (cluster_smoke.sh
+ * exchange, which also runs t_mpierr's count errors there).
+ */
+#include <math.h>
+#include "tutil.h"
+
+static blacs_int ctxt, me;
+static int other_node;
+static char tracename[512];
+static FILE *tf;
+
+/* my sends in the trace since the last call: bytes of each, in order */
+static int sent(long *bytes, int max)
+{
+    if (!tf) tf = fopen(tracename, "r");
+    if (!tf) return -1;
+    char buf[256];
+    int n = 0;
+    while (fgets(buf, sizeof buf, tf)) {
+        long ctx, b;
+        char scope, top;
+        int from, to, tag, step;
+        if (sscanf(buf, "%ld %c %d %d %ld %d %d %c", &ctx, &scope, &from, &to, &b, &tag, &step,
+                   &top) == 8 && n < max)
+            bytes[n++] = b;
+    }
+    clearerr(tf);
+    return n;
+}
+
+/* the rule, written out: the messages' lengths in bytes */
+static int expected(size_t count, size_t isize, long *bytes)
+{
+    const size_t q = 16384 / isize;
+    if (!other_node || count < q || count * isize > 65536) {
+        bytes[0] = (long)(count * isize);
+        return 1;
+    }
+    const int k = (int)(count / q) + 1;
+    for (int j = 0; j + 1 < k; j++) bytes[j] = (long)(q * isize);
+    bytes[k - 1] = (long)((count - (size_t)(k - 1) * q) * isize);
+    return k;
+}
+
+static double val(int p, blacs_int i, blacs_int j)
+{
+    /* magnitudes of the two processes differ: odd on 0, even on 1 */
+    long h = ((long)i * 7919 + (long)j * 104729 + 17) % 1000;
+    double v = (double)(2 * h + 1 + p);
+    return ((i + j) & 1) ? -v : v;
+}
+
+static void one(char type, blacs_int m, blacs_int n, blacs_int lda, int amx, char *top)
+{
+    const size_t esz = type == 'Z' ? 16 : type == 'I' ? sizeof(blacs_int) : 8;
+    /* the item on the wire: the value, and with RA/CA the 2-byte owner key */
+    const size_t isize = esz + (amx ? 2 : 0);
+    tu_mat a, ra, ca;
+    tu_mat_alloc(&a, esz, m, n, lda);
+    tu_mat_alloc(&ra, sizeof(blacs_int), m, n, m);
+    tu_mat_alloc(&ca, sizeof(blacs_int), m, n, m);
+    tu_mat_pad(&a, 0xA5);
+    tu_mat_pad(&ra, 0x5A);
+    tu_mat_pad(&ca, 0x5A);
+    for (blacs_int j = 0; j < n; j++)
+        for (blacs_int i = 0; i < m; i++) {
+            const double v = val((int)me, i, j);
+            void *e = tu_el(&a, i, j);
+            if (type == 'D') memcpy(e, &v, 8);
+            else if (type == 'Z') { double z[2] = {v, -v / 4}; memcpy(e, z, 16); }
+            else { blacs_int x = (blacs_int)v; memcpy(e, &x, sizeof x); }
+        }
+    if (amx) Cdgamx2d(ctxt, "All", top, m, n, a.a, lda, ra.a, ca.a, m, -1, -1);
+    else if (type == 'D') Cdgsum2d(ctxt, "All", top, m, n, a.a, lda, -1, -1);
+    else if (type == 'Z') Czgsum2d(ctxt, "All", top, m, n, a.a, lda, -1, -1);
+    else Cigsum2d(ctxt, "All", top, m, n, a.a, lda, -1, -1);
+
+    long bad = 0;
+    for (blacs_int j = 0; j < n; j++)
+        for (blacs_int i = 0; i < m; i++) {
+            const double v0 = val(0, i, j), v1 = val(1, i, j);
+            const int win = fabs(v1) > fabs(v0);
+            double want = amx ? (win ? v1 : v0) : v0 + v1, got, gim = 0, wim = -(v0 + v1) / 4;
+            const void *e = tu_el(&a, i, j);
+            if (type == 'D') memcpy(&got, e, 8);
+            else if (type == 'Z') { double z[2]; memcpy(z, e, 16); got = z[0]; gim = z[1]; }
+            else { blacs_int x; memcpy(&x, e, sizeof x); got = (double)x; }
+            int ok = got == want && (type != 'Z' || gim == wim);
+            if (amx) {
+                blacs_int r, c;
+                memcpy(&r, tu_el(&ra, i, j), sizeof r);
+                memcpy(&c, tu_el(&ca, i, j), sizeof c);
+                ok = ok && r == 0 && c == win;
+            }
+            if (!ok && bad++ < 3)
+                TU_CHECK(0, "%c%s '%s' %ldx%ld lda %ld: (%ld,%ld) got %g want %g", type,
+                         amx ? "GAMX2D" : "GSUM2D", top, (long)m, (long)n, (long)lda, (long)i,
+                         (long)j, got, want);
+        }
+    /* guards: before and after A, and in its LDA gaps; RA/CA only if AMX */
+    for (size_t b = 0; b < a.total * esz; b++) {
+        const size_t el = b / esz;
+        const long off = (long)el - TU_GUARD;
+        const int inside = off >= 0 && off < (long)(lda * n) && (off % lda) < m;
+        if (!inside && a.mem[b] != 0xA5) {
+            TU_CHECK(0, "%c '%s' %ldx%ld lda %ld: guard byte %zu overwritten", type, top,
+                     (long)m, (long)n, (long)lda, b);
+            break;
+        }
+    }
+    for (size_t b = 0; b < ra.total * ra.esz; b++) {
+        const long off = (long)(b / ra.esz) - TU_GUARD;
+        const int inside = amx && off >= 0 && off < (long)(m * n);
+        if (!inside && (ra.mem[b] != 0x5A || ca.mem[b] != 0x5A)) {
+            TU_CHECK(0, "%c '%s': RA/CA byte %zu overwritten", type, top, b);
+            break;
+        }
+    }
+    long got[64], want[8];
+    const int ng = sent(got, 64), nw = expected((size_t)m * (size_t)n, isize, want);
+    int same = ng == nw;
+    for (int j = 0; same && j < nw; j++) same = got[j] == want[j];
+    TU_CHECK(same, "%c%s '%s' %ld items of %zu bytes, %s: sent %d messages (%ld, %ld, ...), "
+             "want %d (%ld, %ld, ...)", type, amx ? "GAMX2D" : "GSUM2D", top,
+             (long)m * (long)n, isize, other_node ? "two nodes" : "one node", ng,
+             ng > 0 ? got[0] : -1L, ng > 1 ? got[1] : -1L, nw, want[0], nw > 1 ? want[1] : -1L);
+    tu_mat_free(&a);
+    tu_mat_free(&ra);
+    tu_mat_free(&ca);
+}
+
+int main(int argc, char **argv)
+{
+    tu_init(&argc, &argv);
+    tu_watchdog("t_xchg", 120);
+    tu_trace_setup("t_xchg", tracename, sizeof tracename);
+    blacs_int np, nr, nc, r, c;
+    Cblacs_pinfo(&me, &np);
+    if (np != 2) {
+        if (me == 0) fprintf(stderr, "t_xchg: run on 2 processes\n");
+        Cblacs_exit(0);
+        return 1;
+    }
+    char name[MPI_MAX_PROCESSOR_NAME] = "", names[2][MPI_MAX_PROCESSOR_NAME];
+    int len;
+    MPI_Get_processor_name(name, &len);
+    MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                  MPI_COMM_WORLD);
+    other_node = strcmp(names[0], names[1]) != 0;
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", 1, 2);
+    Cblacs_gridinfo(ctxt, &nr, &nc, &r, &c);
+    static const blacs_int dcounts[] = {2047, 2048, 2049, 4095, 4096, 6000, 8192, 8193, 12000};
+    char *tops[] = {" ", "H"};
+    for (int t = 0; t < 2; t++) {
+        for (size_t k = 0; k < sizeof dcounts / sizeof dcounts[0]; k++)
+            one('D', dcounts[k], 1, dcounts[k], 0, tops[t]);
+        one('D', 64, 64, 67, 0, tops[t]);   /* 4,096 items with LDA > M */
+        one('D', 50, 41, 53, 0, tops[t]);   /* 2,050 */
+        one('Z', 1024, 1, 1024, 0, tops[t]);
+        one('Z', 1000, 3, 1001, 0, tops[t]);
+        one('I', 4096, 1, 4096, 0, tops[t]);
+        one('I', 3000, 5, 3000, 0, tops[t]);
+        one('D', 1638, 1, 1638, 1, tops[t]); /* AMX: 10-byte items */
+        one('D', 1637, 1, 1637, 1, tops[t]);
+        one('D', 80, 80, 81, 1, tops[t]);
+        one('D', 6554, 1, 6554, 1, tops[t]);
+    }
+    Cblacs_gridexit(ctxt);
+    if (tf) fclose(tf);
+    remove(tracename);
+    int rc = tu_finish();
+    Cblacs_exit(0);
+    return rc;
+}
