@@ -624,9 +624,5 @@ int main(int argc, char **argv)
     scope_run(ctxt, 'A');
     Cblacs_gridexit(ctxt);
 
-    if (tf) fclose(tf);
-    remove(tracename);
-    int rc = tu_finish();
-    Cblacs_exit(0);
-    return rc;
+    return tu_trace_end(tf, tracename);
 }

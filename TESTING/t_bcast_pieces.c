@@ -268,9 +268,5 @@ int main(int argc, char **argv)
         TU_CHECK(any, "no broadcast went in pieces on %d processes", np);
 
     Cblacs_gridexit(ctxt);
-    if (tf) fclose(tf);
-    remove(tracename);
-    int rc = tu_finish();
-    Cblacs_exit(0);
-    return rc;
+    return tu_trace_end(tf, tracename);
 }

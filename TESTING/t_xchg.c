@@ -184,9 +184,5 @@ int main(int argc, char **argv)
         one('D', 6554, 1, 6554, 1, tops[t]);
     }
     Cblacs_gridexit(ctxt);
-    if (tf) fclose(tf);
-    remove(tracename);
-    int rc = tu_finish();
-    Cblacs_exit(0);
-    return rc;
+    return tu_trace_end(tf, tracename);
 }

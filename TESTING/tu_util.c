@@ -49,6 +49,15 @@ int tu_finish(void)
     return tot[1] ? 1 : 0;
 }
 
+int tu_trace_end(FILE *tf, const char *name)
+{
+    if (tf) fclose(tf);
+    remove(name);
+    const int rc = tu_finish();
+    Cblacs_exit(0);
+    return rc;
+}
+
 void tu_mat_alloc(tu_mat *t, size_t esz, blacs_int m, blacs_int n, blacs_int lda)
 {
     t->esz = esz;

@@ -39,6 +39,10 @@ void tu_trace_setup(const char *prog, char *name, size_t size);
 /* sums the counts over MPI_COMM_WORLD, rank 0 prints "N passed, M failed";
  * returns the exit status (0 when nothing failed anywhere) */
 int tu_finish(void);
+/* the end of a test that read its message trace: closes tf (if open),
+ * removes the trace file name, sums the counts (tu_finish) and exits the
+ * BLACS (Cblacs_exit(0)); returns tu_finish's status */
+int tu_trace_end(FILE *tf, const char *name);
 /* 1 under MPICH (or SMPI standing for it, as the library's BI_MPICH) */
 int tu_mpich(void);
 /* the pieces of the rings of 3 processes or more under MPICH: a vector of
