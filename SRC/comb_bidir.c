@@ -30,9 +30,37 @@ static void exchange(bi_coll *c, int peer, char *wd)
     bi_waitall(c);
 }
 
+/* plan.halve on two processes (plan.c, xchg_halves): MPICH's long
+ * MPI_Allreduce there -- each combines half and sends it back --, so each
+ * process combines half the items.  Process 0 combines the first c/2 + 1
+ * items, process 1 the others: the two parts never have the same length,
+ * so partners that pass different counts fail a receive, whatever each
+ * runs (plan.c).  Every item is combined once, so both get the same bits. */
+static void halves(bi_coll *c, char *wd)
+{
+    const size_t lo = c->count / 2 + 1, hi = c->count - lo, sz = c->isize;
+    const int peer = 1 - c->me;
+    char *const a = c->buf;
+    /* mine: [0, lo) on process 0, [lo, count) on process 1 */
+    const size_t off = c->me ? lo : 0, n = c->me ? hi : lo, poff = c->me ? 0 : lo, pn = c->count - n;
+    bi_isend(c, peer, a + poff * sz, pn, c->tag);
+    bi_recv(c, peer, wd, n, c->tag);
+    c->op->fn(a + off * sz, wd, n, c->op);
+    bi_waitall(c); /* its part, sent from c->buf, is received into below */
+    bi_isend(c, peer, a + off * sz, n, c->tag);
+    bi_recv(c, peer, a + poff * sz, pn, c->tag);
+    bi_waitall(c);
+}
+
 void bi_comb_bidir(bi_coll *c)
 {
     const int np = c->np, me = c->me, p2 = bi_pow2_floor(np), extra = np - p2;
+    if (np == 2 && c->plan.halve > 0) {
+        bi_buf *w = bi_comb_work(c, c->count / 2 + 1);
+        halves(c, w->data);
+        bi_buf_release(w);
+        return;
+    }
     if (me >= p2) {
         bi_isend(c, me - p2, c->buf, c->count, c->tag);
         bi_waitall(c);

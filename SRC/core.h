@@ -445,7 +445,8 @@ typedef struct {
     size_t nseg;       /* 'P': segments; 'I' 'D' 'S' 'M': pieces (0: one); the
                           exchange 'H': pieces, all of bi_xchg_piece items but a
                           shorter last (0: one message) */
-    int halve;         /* 'Y': halving steps before whole-vector ones (-1: all) */
+    int halve;         /* 'Y': halving steps before whole-vector ones (-1: all);
+                          the exchange 'H' on two processes: 1 each combines half */
     double serial;     /* fan-ins: bytes from which contributions come one at a time */
     /* broadcast source: how long (seconds) it may wait for one send before
      * posting the next, ord_a + ord_b * bytes, ord_cap in all (transport.c);

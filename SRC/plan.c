@@ -18,9 +18,13 @@
  *     operation that checks the count (comb_mpi.c): 1.16 to 1.34 times
  *     MPI_SUM's (make bench, MPICH, 1 x 2, as the machine is busier), the
  *     exchange 1.05 to 1.21.  At 10^3 and 10^4 doubles the exchange is
- *     faster than MPI's, level at 10^5, 5-10% slower at 10^6 (each
- *     partner combines all of it, MPICH's reduce-scatter half); one plan
- *     at every length needs no agreement on the count.  Both partners
+ *     faster than MPI's.  Long ones (256 KB on one node, 4 MB between
+ *     nodes) go in halves, each partner combining one, as MPICH's
+ *     reduce-scatter and allgather do (xchg_halves; as one exchange
+ *     DGSUM2D of 10^6 doubles took 1.11-1.48 times MPI_Allreduce), and
+ *     16-64 KB between nodes in eager pieces (xchg_pieces); the lengths of
+ *     their messages are such that partners passing different counts get
+ *     the count error, so the plan needs no agreement on the count.  Both partners
  *     combine the same two operands, and every operation of the library
  *     is commutative to the bit (ops.c), so both get the same bits; a
  *     count that differs fails the exchange's receive.  Not for user
@@ -155,6 +159,26 @@ static size_t xchg_pieces(const bi_call_in *in)
     return in->count / pi + 1;
 }
 
+/* Long exchanges on two processes: each combines half (comb_bidir.c,
+ * halves; MPICH's MPI_Allreduce does the same there), from 256 KB on one
+ * node and 4 MB between nodes.  (1 x 2, MPICH 4.0.2, alternated rounds;
+ * one message each way and all combined, against halves: on one node 2 MB
+ * 254 against 213 us, 8 MB 1,460-1,770 against 1,000-1,250, 128 KB and 512
+ * KB 0-7% faster in halves, as fast at 8 KB; DGSUM2D of 10^6 doubles took
+ * 1.19-1.36 times MPI_Allreduce as one exchange, 0.85-1.06 in halves; over
+ * the test bed's bare link 8 MB 4.9 ms against 4.4, 1 and 2 MB 1.5-5%
+ * slower in halves, at 1 Gbit/s within 2%.)  The parts'
+ * lengths differ, and differ from any whole vector or piece that a partner
+ * passing another count could send, as far as needed for the count error:
+ * comb_bidir.c. */
+#define BI_XCHG_HALVE_NODE 262144.0
+#define BI_XCHG_HALVE_NET 4194304.0
+static int xchg_halves(const bi_call_in *in)
+{
+    const double bytes = (double)in->count * (double)in->isize;
+    return in->np == 2 && bytes >= (in->onenode ? BI_XCHG_HALVE_NODE : BI_XCHG_HALVE_NET);
+}
+
 /* what the algorithm that runs (table entry t) needs at run time */
 static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *in,
                     const bi_machine *m)
@@ -164,7 +188,10 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
     if (flags & BI_TOP_PIECES)
         p->nseg = eager_pieces(in) ? bi_pieces_upto(in->count, in->isize, BI_NODE_EAGER)
                                   : bi_ring_nseg(m, t->top, in->np, p->param, in->count, in->isize);
-    if (!bcast && (flags & BI_TOP_EXCHANGE)) p->nseg = xchg_pieces(in);
+    if (!bcast && (flags & BI_TOP_EXCHANGE)) {
+        p->nseg = xchg_pieces(in);
+        p->halve = xchg_halves(in);
+    }
     if (flags & BI_TOP_HALVE)
         p->halve = (in->root < 0 && in->coherent)
                        ? -1 /* coherent leave-on-all halves all the way (= 'R') */

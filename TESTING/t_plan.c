@@ -468,6 +468,25 @@ int main(int argc, char **argv)
                                  bi_xchg_piece(xc[j].isize), xc[j].count, xc[j].isize);
                 }
             }
+        /* long ones on two processes: each combines half, from 256 KB on one
+         * node, 4 MB between nodes; never on more processes */
+        static const struct { size_t count, isize; int one, halve; } hv[] = {
+            {32767, 8, 1, 0},  {32768, 8, 1, 1},  {16384, 16, 1, 1}, {65535, 4, 1, 0},
+            {26215, 10, 1, 1}, {26214, 10, 1, 0},
+            {131072, 8, 0, 0}, {524287, 8, 0, 0}, {524288, 8, 0, 1}, {1000000, 10, 0, 1},
+        };
+        for (size_t j = 0; j < sizeof hv / sizeof hv[0]; j++) {
+            in = call(' ', 2, hv[j].count, hv[j].isize, -1);
+            in.onenode = hv[j].one;
+            p = bi_comb_plan(&in, m);
+            TU_CHECK(p.run == bi_comb_bidir && p.halve == hv[j].halve && p.nseg == 0,
+                     "exchange of %zu items of %zu bytes, onenode %d: halve %d pieces %zu",
+                     hv[j].count, hv[j].isize, hv[j].one, p.halve, p.nseg);
+        }
+        in = call('H', 4, 1000000, 8, -1);
+        in.onenode = 1;
+        p = bi_comb_plan(&in, m);
+        TU_CHECK(p.run == bi_comb_bidir && p.halve == 0, "'H' on 4, 8 MB: halve %d", p.halve);
         /* the exchange on 8, between nodes: each step in pieces alike */
         in = call('H', 8, 4096, 8, -1);
         p = bi_comb_plan(&in, m);

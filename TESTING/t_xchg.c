@@ -14,7 +14,9 @@
  *     between nodes (processor names differ), for a count of q = 16384 /
  *     item bytes items or more and at most 64 KB, count / q + 1 messages,
  *     all of q items but a shorter last one (empty when q divides the
- *     count), otherwise one.
+ *     count); from 256 KB on one node and 4 MB between nodes two messages,
+ *     the partner's part then its own (process 0 combines the first
+ *     count / 2 + 1 items, process 1 the rest); otherwise one.
  * Run on one node (make test) and across two hosts (cluster_smoke.sh
  * exchange, which also runs t_mpierr's count errors there).
  */
@@ -49,6 +51,14 @@ static int sent(long *bytes, int max)
 static int expected(size_t count, size_t isize, long *bytes)
 {
     const size_t q = 16384 / isize;
+    if (count * isize >= (other_node ? 4194304u : 262144u)) {
+        /* halves: process 0 combines the first count/2 + 1 items, process 1
+         * the rest; each sends the other's part, then its own */
+        const size_t lo = count / 2 + 1, hi = count - lo;
+        bytes[0] = (long)((me ? lo : hi) * isize);
+        bytes[1] = (long)((me ? hi : lo) * isize);
+        return 2;
+    }
     if (!other_node || count < q || count * isize > 65536) {
         bytes[0] = (long)(count * isize);
         return 1;
@@ -182,6 +192,17 @@ int main(int argc, char **argv)
         one('D', 1637, 1, 1637, 1, tops[t]);
         one('D', 80, 80, 81, 1, tops[t]);
         one('D', 6554, 1, 6554, 1, tops[t]);
+        /* long: halves from 256 KB on one node, 4 MB between nodes */
+        one('D', 32767, 1, 32767, 0, tops[t]);
+        one('D', 32768, 1, 32768, 0, tops[t]);
+        one('D', 131072, 1, 131072, 0, tops[t]);
+        one('D', 700, 300, 701, 0, tops[t]);
+        one('Z', 70001, 1, 70001, 0, tops[t]);
+        one('I', 300000, 1, 300000, 0, tops[t]);
+        one('D', 110000, 1, 110000, 1, tops[t]); /* AMX: 10-byte items */
+        one('D', 524287, 1, 524287, 0, tops[t]);
+        one('D', 524288, 1, 524288, 0, tops[t]);
+        one('D', 420000, 1, 420000, 1, tops[t]);
     }
     Cblacs_gridexit(ctxt);
     return tu_trace_end(tf, tracename);

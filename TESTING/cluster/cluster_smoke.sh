@@ -40,13 +40,15 @@
 #              to row 1, the destinations 0.2 s late, every other member
 #              waiting for their signal outside MPI
 #   exchange   the two-process exchange between hosts in eager pieces
-#              (SRC/plan.c, xchg_pieces), 1 rank a host: t_xchg (sums and
+#              (SRC/plan.c, xchg_pieces) and halves (xchg_halves), 1 rank a
+#              host: t_xchg (sums and
 #              AMX with RA/CA around the rule's bounds, data, guards and the
 #              pieces from the trace), t_comb 1 x 2 with vectors of
 #              3,000-12,000 items, and DGSUM2D with counts that differ
 #              between the two (t_mpierr comb: pieced against whole below and
 #              above the range, and against other pieces, an empty last one
-#              included), each a BLACS error naming Cdgsum2d within 60 s
+#              included; from 4 MB halves, against halves and a whole
+#              vector), each a BLACS error naming Cdgsum2d within 60 s
 #   relay      t_bcast_pieces on 3 hosts, 1 rank each: the rings' pieces
 #              between hosts as the plan has them (MPICH: 8 KB up to
 #              128 KB, which MPICH sends eagerly over TCP too), every
@@ -118,7 +120,7 @@ exchange)
   $cs with 2 bash -c "$tally
     job t_xchg $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_xchg
     job 't_comb 1x2 long' $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_comb 1 2 ' H' long
-    for pair in '64 45' '45 64' '64 90' '64 91' '46 64' '64 63'; do
+    for pair in '64 45' '45 64' '64 90' '64 91' '46 64' '64 63' '1024 1025' '1024 700'; do
       joberr \"counts \$pair\" \"BLACS ERROR 'Cdgsum2d: (MPI error in MPI_(Recv|Sendrecv|Wait):.*[Tt]runcat|[0-9]+ items arrived)\" \\
         $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_mpierr comb ' ' \$pair
     done
