@@ -177,33 +177,26 @@ int main(int argc, char **argv)
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, 2);
     Cblacs_gridinfo(ctxt, &nr, &nc, &r, &c);
-    static const blacs_int dcounts[] = {2047, 2048, 2049, 4095, 4096, 6000, 8192, 8193, 12000};
+    /* type, M, N, LDA, AMX with RA/CA (10-byte items) */
+    static const struct { char type; blacs_int m, n, lda; int amx; } cases[] = {
+        /* pieces between nodes: 16 to 64 KB */
+        {'D', 2047, 1, 2047, 0},    {'D', 2048, 1, 2048, 0},   {'D', 2049, 1, 2049, 0},
+        {'D', 4095, 1, 4095, 0},    {'D', 4096, 1, 4096, 0},   {'D', 6000, 1, 6000, 0},
+        {'D', 8192, 1, 8192, 0},    {'D', 8193, 1, 8193, 0},   {'D', 12000, 1, 12000, 0},
+        {'D', 64, 64, 67, 0},       {'D', 50, 41, 53, 0},      {'Z', 1024, 1, 1024, 0},
+        {'Z', 1000, 3, 1001, 0},    {'I', 4096, 1, 4096, 0},   {'I', 3000, 5, 3000, 0},
+        {'D', 1638, 1, 1638, 1},    {'D', 1637, 1, 1637, 1},   {'D', 80, 80, 81, 1},
+        {'D', 6554, 1, 6554, 1},
+        /* halves: from 256 KB on one node, 4 MB between nodes */
+        {'D', 32767, 1, 32767, 0},  {'D', 32768, 1, 32768, 0}, {'D', 131072, 1, 131072, 0},
+        {'D', 700, 300, 701, 0},    {'Z', 70001, 1, 70001, 0}, {'I', 300000, 1, 300000, 0},
+        {'D', 110000, 1, 110000, 1}, {'D', 524287, 1, 524287, 0}, {'D', 524288, 1, 524288, 0},
+        {'D', 420000, 1, 420000, 1},
+    };
     char *tops[] = {" ", "H"};
-    for (int t = 0; t < 2; t++) {
-        for (size_t k = 0; k < sizeof dcounts / sizeof dcounts[0]; k++)
-            one('D', dcounts[k], 1, dcounts[k], 0, tops[t]);
-        one('D', 64, 64, 67, 0, tops[t]);   /* 4,096 items with LDA > M */
-        one('D', 50, 41, 53, 0, tops[t]);   /* 2,050 */
-        one('Z', 1024, 1, 1024, 0, tops[t]);
-        one('Z', 1000, 3, 1001, 0, tops[t]);
-        one('I', 4096, 1, 4096, 0, tops[t]);
-        one('I', 3000, 5, 3000, 0, tops[t]);
-        one('D', 1638, 1, 1638, 1, tops[t]); /* AMX: 10-byte items */
-        one('D', 1637, 1, 1637, 1, tops[t]);
-        one('D', 80, 80, 81, 1, tops[t]);
-        one('D', 6554, 1, 6554, 1, tops[t]);
-        /* long: halves from 256 KB on one node, 4 MB between nodes */
-        one('D', 32767, 1, 32767, 0, tops[t]);
-        one('D', 32768, 1, 32768, 0, tops[t]);
-        one('D', 131072, 1, 131072, 0, tops[t]);
-        one('D', 700, 300, 701, 0, tops[t]);
-        one('Z', 70001, 1, 70001, 0, tops[t]);
-        one('I', 300000, 1, 300000, 0, tops[t]);
-        one('D', 110000, 1, 110000, 1, tops[t]); /* AMX: 10-byte items */
-        one('D', 524287, 1, 524287, 0, tops[t]);
-        one('D', 524288, 1, 524288, 0, tops[t]);
-        one('D', 420000, 1, 420000, 1, tops[t]);
-    }
+    for (int t = 0; t < 2; t++)
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+            one(cases[k].type, cases[k].m, cases[k].n, cases[k].lda, cases[k].amx, tops[t]);
     Cblacs_gridexit(ctxt);
     return tu_trace_end(tf, tracename);
 }
