@@ -10,8 +10,8 @@
  */
 #include "comb.h"
 
-/* my vector to partner peer and its into wd: one message, or between
- * nodes the plan's pieces (plan.c, xchg_pieces), all my sends posted before
+/* my vector to partner peer and its into wd: one message, or the plan's
+ * pieces (plan.c, xchg_pieces), all my sends posted before
  * the receives (MPI sends them eagerly; with MPI_Recv a piece longer than
  * its receive is the BLACS error, never MPI's abort in MPI_Wait); the sends
  * are complete on return, so the caller may combine into c->buf */
@@ -22,11 +22,12 @@ static void exchange(bi_coll *c, int peer, char *wd)
         bi_sendrecv(c, peer, c->buf, c->count, peer, wd, c->count, c->tag);
         return;
     }
-    const size_t pi = bi_xchg_piece(c->isize), sz = pi * c->isize;
-    for (size_t j = 0; j < k; j++)
-        bi_isend(c, peer, c->buf + j * sz, j + 1 < k ? pi : c->count - j * pi, c->tag);
-    for (size_t j = 0; j < k; j++)
-        bi_recv(c, peer, wd + j * sz, j + 1 < k ? pi : c->count - j * pi, c->tag);
+    const size_t pi = c->plan.xpiece, sz = pi * c->isize;
+    /* piece j: pi items, the last one what is left (none when pi divides) */
+#define PIECE(j) ((j) + 1 < k ? pi : c->count - (j) * pi)
+    for (size_t j = 0; j < k; j++) bi_isend(c, peer, c->buf + j * sz, PIECE(j), c->tag);
+    for (size_t j = 0; j < k; j++) bi_recv(c, peer, wd + j * sz, PIECE(j), c->tag);
+#undef PIECE
     bi_waitall(c);
 }
 
@@ -55,7 +56,7 @@ static void halves(bi_coll *c, char *wd)
 void bi_comb_bidir(bi_coll *c)
 {
     const int np = c->np, me = c->me, p2 = bi_pow2_floor(np), extra = np - p2;
-    if (np == 2 && c->plan.halve > 0) {
+    if (c->plan.halve > 0) { /* two processes only (plan.c, xchg_halves) */
         bi_buf *w = bi_comb_work(c, c->count / 2 + 1);
         halves(c, w->data);
         bi_buf_release(w);

@@ -443,8 +443,9 @@ typedef struct {
     int agree;         /* the scope agrees on the element count first (repeatable ' ') */
     int mpi;           /* run is MPI's collective on the scope communicator (TOP ' ') */
     size_t nseg;       /* 'P': segments; 'I' 'D' 'S' 'M': pieces (0: one); the
-                          exchange 'H': pieces, all of bi_xchg_piece items but a
+                          exchange 'H': pieces, all of xpiece items but a
                           shorter last (0: one message) */
+    size_t xpiece;     /* the exchange's pieces: items in each but the last */
     int halve;         /* 'Y': halving steps before whole-vector ones (-1: all);
                           the exchange 'H' on two processes: 1 each combines half */
     double serial;     /* fan-ins: bytes from which contributions come one at a time */
@@ -529,13 +530,15 @@ typedef struct {
  * bed's bare link a two-process exchange of 20-32 KB took 55-58 us where
  * its two halves, eager, took 28-33 and MPI_Allreduce 33-36).  The
  * exchange 'H' between nodes sends vectors of BI_NET_EAGER to
- * BI_XCHG_PIECED bytes in pieces of this many bytes (bi_xchg_pieces) */
+ * BI_XCHG_PIECED bytes in pieces of this many bytes, on one node under
+ * MPICH pieces of BI_NODE_EAGER bytes (plan.c, xchg_pieces) */
 #define BI_NET_EAGER 16384.0
 #define BI_XCHG_PIECED (4 * BI_NET_EAGER)
-/* the items of each piece but the last: as many as fill BI_NET_EAGER */
-static inline size_t bi_xchg_piece(size_t isize)
+/* the items of each piece but the last: as many as fill BI_NODE_EAGER on
+ * one node, BI_NET_EAGER between nodes */
+static inline size_t bi_xchg_piece(size_t isize, int onenode)
 {
-    const size_t k = (size_t)BI_NET_EAGER / (isize ? isize : 1);
+    const size_t k = (size_t)(onenode ? BI_NODE_EAGER : BI_NET_EAGER) / (isize ? isize : 1);
     return k ? k : 1;
 }
 /* a broadcast source waits for its last send (bi_coll_finish) only from

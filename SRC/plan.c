@@ -139,26 +139,6 @@ static int eager_pieces(const bi_call_in *in)
            (double)in->count * (double)in->isize <= BI_NODE_EAGER_PIECES * BI_NODE_EAGER;
 }
 
-/* The exchange between nodes: a vector of bi_xchg_piece items (about
- * BI_NET_EAGER bytes) to BI_XCHG_PIECED bytes goes in pieces that MPI sends
- * eagerly, each of bi_xchg_piece items but the last, which is shorter
- * (empty when the count is a multiple).  So partners that pass different
- * counts still fail a receive, whatever their pieces, rather than one
- * waiting for a piece that never comes: where the two sequences first
- * differ, a message is longer or shorter than its receive (a whole vector
- * below the range is shorter than a piece, one above it longer than all
- * of them).  (Bare link of the test bed, MPICH
- * 4.0.2 with UCX over TCP, 1 x 2: 4,096 doubles whole 58 us, in pieces
- * 33, MPI_Allreduce 36; at 1 Gbit/s all three within 1%; on one node the
- * whole vector goes eagerly or by shared memory, and stays one message.) */
-static size_t xchg_pieces(const bi_call_in *in)
-{
-    const double bytes = (double)in->count * (double)in->isize;
-    const size_t pi = bi_xchg_piece(in->isize);
-    if (in->onenode || in->count < pi || bytes > BI_XCHG_PIECED) return 0;
-    return in->count / pi + 1;
-}
-
 /* Long exchanges on two processes: each combines half (comb_bidir.c,
  * halves; MPICH's MPI_Allreduce does the same there), from 256 KB on one
  * node and 4 MB between nodes.  (1 x 2, MPICH 4.0.2, alternated rounds;
@@ -179,6 +159,36 @@ static int xchg_halves(const bi_call_in *in)
     return in->np == 2 && bytes >= (in->onenode ? BI_XCHG_HALVE_NODE : BI_XCHG_HALVE_NET);
 }
 
+/* The exchange in pieces that MPI sends eagerly: between nodes, a vector
+ * of bi_xchg_piece items (about BI_NET_EAGER bytes) to BI_XCHG_PIECED
+ * bytes; on one node under MPICH, of about BI_NODE_EAGER bytes up to where
+ * halves begin (BI_XCHG_HALVE_NODE).  Each piece has bi_xchg_piece items
+ * but the last, which is shorter (empty when the count is a multiple).
+ * So partners that pass different counts still fail a receive, whatever
+ * their pieces, rather than one waiting for a piece that never comes:
+ * where the two sequences first differ, a message is longer or shorter
+ * than its receive (a whole vector below the range is shorter than a
+ * piece; one above it, whole or either half, longer than all of them).
+ * (Bare link of the test bed, MPICH 4.0.2 with UCX over TCP, 1 x 2: 4,096
+ * doubles whole 58 us, in pieces 33, MPI_Allreduce 36; at 1 Gbit/s all
+ * three within 1%.  On one node MPICH moves a message past 8 KB by a
+ * rendezvous and a copy between the processes (CMA), which costs most
+ * when the data were just written and are read right after, as a
+ * combine's are: an exchange of 32 KB, each side then reading what came
+ * and writing what it sends next, took 22-28 us whole and 12-13 in 8 KB
+ * pieces, 128 KB 64-96 against 39-45 (MPI alone, 1 x 2, alternated); and
+ * DGAMX2D of 4,096 items with RA/CA 57 us where MPI_Allreduce's MPI_MAX
+ * took 17-27.  Open MPI's shared memory sends 4 KB eagerly, so there the
+ * vector stays one message.) */
+static size_t xchg_pieces(const bi_call_in *in)
+{
+    const double bytes = (double)in->count * (double)in->isize;
+    const size_t pi = bi_xchg_piece(in->isize, in->onenode);
+    if (in->count < pi) return 0;
+    if (in->onenode ? !BI_MPICH || bytes >= BI_XCHG_HALVE_NODE : bytes > BI_XCHG_PIECED) return 0;
+    return in->count / pi + 1;
+}
+
 /* what the algorithm that runs (table entry t) needs at run time */
 static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *in,
                     const bi_machine *m)
@@ -190,6 +200,7 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
                                   : bi_ring_nseg(m, t->top, in->np, p->param, in->count, in->isize);
     if (!bcast && (flags & BI_TOP_EXCHANGE)) {
         p->nseg = xchg_pieces(in);
+        p->xpiece = bi_xchg_piece(in->isize, in->onenode);
         p->halve = xchg_halves(in);
     }
     if (flags & BI_TOP_HALVE)

@@ -73,18 +73,18 @@ static void post_cost(const bi_machine *m)
  * letter; in the second the letter, step by step.  So a key that missed an
  * input would hand out the plan of the call before. */
 #if defined(__x86_64__) || defined(__aarch64__)
-/* same_plan names bi_plan's 16 fields one by one: a field added to it
+/* same_plan names bi_plan's 18 fields one by one: a field added to it
  * changes its size, and this stops the build until same_plan compares it */
-_Static_assert(sizeof(bi_plan) == 104, "bi_plan changed: make same_plan compare every field");
+_Static_assert(sizeof(bi_plan) == 112, "bi_plan changed: make same_plan compare every field");
 #endif
 static int same_plan(const bi_plan *a, const bi_plan *b)
 {
     return a->run == b->run && a->top == b->top && a->param == b->param &&
            a->ntags == b->ntags && a->first == b->first && a->agree == b->agree &&
-           a->mpi == b->mpi && a->nseg == b->nseg && a->halve == b->halve &&
+           a->mpi == b->mpi && a->nseg == b->nseg && a->xpiece == b->xpiece && a->halve == b->halve &&
            a->serial == b->serial && a->ord_a == b->ord_a && a->ord_b == b->ord_b &&
            a->ord_cap == b->ord_cap && a->direct == b->direct &&
-           a->ready_wait == b->ready_wait && a->mark == b->mark;
+           a->ready_wait == b->ready_wait && a->mark == b->mark && a->nodes == b->nodes;
 }
 
 enum { NSTEP = 20 };
@@ -437,37 +437,49 @@ int main(int argc, char **argv)
     TU_CHECK(p.run == bi_comb_tree && p.top == '1' && p.ntags == 2, "'H' leave-on-one: '%c'",
              p.top);
 
-    /* the exchange between nodes: vectors of 16 to 64 KB in pieces of 16 KB
-     * (what UCX over TCP sends eagerly), the last one shorter -- empty when
-     * the count is a multiple --, so that partners passing different counts
-     * fail a receive; one message on one node and outside that range */
+    /* the exchange in pieces MPI sends eagerly, the last one shorter --
+     * empty when the count is a multiple --, so that partners passing
+     * different counts fail a receive: between nodes vectors of 16 to 64 KB
+     * in pieces of 16 KB (what UCX over TCP sends eagerly); on one node,
+     * under MPICH, from 8 KB to below 256 KB (where halves begin) in pieces
+     * of 8 KB (what MPICH's shared memory sends eagerly), under other MPIs
+     * one message; one message outside those ranges */
     {
-        static const struct { size_t count, isize, k; } xc[] = {
-            {2047, 8, 0},  {2048, 8, 2},  {2049, 8, 2},  {4095, 8, 2},  {4096, 8, 3},
-            {8191, 8, 4},  {8192, 8, 5},  {8193, 8, 0},  {4096, 4, 2},  {16384, 4, 5},
-            {1024, 16, 2}, {4096, 16, 5}, {1638, 10, 1 + 1}, {6553, 10, 5}, {6554, 10, 0},
-            {910, 18, 2},  {3640, 18, 5}, {3641, 18, 0}, {2730, 6, 1 + 1}, {10922, 6, 5},
+        static const struct { size_t count, isize, k; int one; } xc[] = {
+            {2047, 8, 0, 0},  {2048, 8, 2, 0},  {2049, 8, 2, 0},  {4095, 8, 2, 0},
+            {4096, 8, 3, 0},  {8191, 8, 4, 0},  {8192, 8, 5, 0},  {8193, 8, 0, 0},
+            {4096, 4, 2, 0},  {16384, 4, 5, 0}, {1024, 16, 2, 0}, {4096, 16, 5, 0},
+            {1638, 10, 2, 0}, {6553, 10, 5, 0}, {6554, 10, 0, 0}, {910, 18, 2, 0},
+            {3640, 18, 5, 0}, {3641, 18, 0, 0}, {2730, 6, 2, 0},  {10922, 6, 5, 0},
+            /* one node: q = 8192 / isize items a piece */
+            {10, 8, 0, 1},     {1023, 8, 0, 1},    {1024, 8, 2, 1},    {1025, 8, 2, 1},
+            {2047, 8, 2, 1},   {2048, 8, 3, 1},    {32767, 8, 32, 1},  {32768, 8, 0, 1},
+            {818, 10, 0, 1},   {819, 10, 2, 1},    {26214, 10, 33, 1}, {26215, 10, 0, 1},
+            {512, 16, 2, 1},   {16383, 16, 32, 1}, {16384, 16, 0, 1},  {2047, 4, 0, 1},
+            {65535, 4, 32, 1}, {65536, 4, 0, 1},   {455, 18, 2, 1},    {14563, 18, 33, 1},
+            {14564, 18, 0, 1},
         };
-        for (size_t j = 0; j < sizeof xc / sizeof xc[0]; j++)
-            for (int one = 0; one < 2; one++) {
-                const char tops[] = {'H', ' '};
-                for (int t = 0; t < 2; t++) {
-                    in = call(tops[t], 2, xc[j].count, xc[j].isize, -1);
-                    in.onenode = one;
-                    p = bi_comb_plan(&in, m);
-                    const size_t want = one ? 0 : xc[j].k;
-                    TU_CHECK(p.run == bi_comb_bidir && p.nseg == want,
-                             "exchange '%c', %zu items of %zu bytes, onenode %d: %zu pieces, "
-                             "want %zu",
-                             tops[t], xc[j].count, xc[j].isize, one, p.nseg, want);
-                    if (want)
-                        TU_CHECK((want - 1) * bi_xchg_piece(xc[j].isize) <= xc[j].count &&
-                                     xc[j].count < want * bi_xchg_piece(xc[j].isize) &&
-                                     bi_xchg_piece(xc[j].isize) * xc[j].isize <= 16384,
-                                 "exchange pieces of %zu items for %zu items of %zu bytes",
-                                 bi_xchg_piece(xc[j].isize), xc[j].count, xc[j].isize);
-                }
+        for (size_t j = 0; j < sizeof xc / sizeof xc[0]; j++) {
+            const char tops[] = {'H', ' '};
+            const int one = xc[j].one;
+            for (int t = 0; t < 2; t++) {
+                in = call(tops[t], 2, xc[j].count, xc[j].isize, -1);
+                in.onenode = one;
+                p = bi_comb_plan(&in, m);
+                const size_t want = one && !BI_MPICH ? 0 : xc[j].k,
+                             q = (one ? 8192 : 16384) / xc[j].isize;
+                TU_CHECK(p.run == bi_comb_bidir && p.nseg == want,
+                         "exchange '%c', %zu items of %zu bytes, onenode %d: %zu pieces, "
+                         "want %zu",
+                         tops[t], xc[j].count, xc[j].isize, one, p.nseg, want);
+                if (want)
+                    TU_CHECK(p.xpiece == q && (want - 1) * q <= xc[j].count &&
+                                 xc[j].count < want * q,
+                             "exchange pieces of %zu items for %zu items of %zu bytes, "
+                             "onenode %d: want %zu",
+                             p.xpiece, xc[j].count, xc[j].isize, one, q);
             }
+        }
         /* long ones on two processes: each combines half, from 256 KB on one
          * node, 4 MB between nodes; never on more processes */
         static const struct { size_t count, isize; int one, halve; } hv[] = {
@@ -479,7 +491,9 @@ int main(int argc, char **argv)
             in = call(' ', 2, hv[j].count, hv[j].isize, -1);
             in.onenode = hv[j].one;
             p = bi_comb_plan(&in, m);
-            TU_CHECK(p.run == bi_comb_bidir && p.halve == hv[j].halve && p.nseg == 0,
+            /* below halves on one node: pieces (MPICH; the table above) */
+            const int pieced = hv[j].one && !hv[j].halve && BI_MPICH;
+            TU_CHECK(p.run == bi_comb_bidir && p.halve == hv[j].halve && (p.nseg == 0) == !pieced,
                      "exchange of %zu items of %zu bytes, onenode %d: halve %d pieces %zu",
                      hv[j].count, hv[j].isize, hv[j].one, p.halve, p.nseg);
         }

@@ -1,7 +1,8 @@
 /*
  * t_xchg.c -- the two-process exchange (TOP 'H', and ' ' leave-on-all on
- * two processes) between nodes sends vectors of 16 to 64 KB in pieces MPI
- * sends eagerly (SRC/plan.c, xchg_pieces): on a 1 x 2 grid, for counts
+ * two processes) sends vectors in pieces MPI sends eagerly, 16 to 64 KB
+ * between nodes, 8 to 256 KB on one node under MPICH, and long ones in
+ * halves (SRC/plan.c, xchg_pieces, xchg_halves): on a 1 x 2 grid, for counts
  * around each of the rule's bounds, DGSUM2D, ZGSUM2D, IGSUM2D and DGAMX2D
  * with RA/CA (10-byte items: the 2-byte owner key), contiguous and with
  * LDA > M, each process checks
@@ -10,13 +11,14 @@
  *     of the two processes never equal in magnitude), and the guard zones
  *     around A, RA and CA;
  *   - from its message trace (BLACS_TRACE), that it sent its partner the
- *     vector as the rule says, written out here: on one node one message;
- *     between nodes (processor names differ), for a count of q = 16384 /
- *     item bytes items or more and at most 64 KB, count / q + 1 messages,
- *     all of q items but a shorter last one (empty when q divides the
- *     count); from 256 KB on one node and 4 MB between nodes two messages,
- *     the partner's part then its own (process 0 combines the first
- *     count / 2 + 1 items, process 1 the rest); otherwise one.
+ *     vector as the rule says, written out here: from 256 KB on one node
+ *     and 4 MB between nodes two messages, the partner's part then its own
+ *     (process 0 combines the first count / 2 + 1 items, process 1 the
+ *     rest); otherwise, for a count of q items or more, count / q + 1
+ *     messages, all of q items but a shorter last one (empty when q
+ *     divides the count), where q = 16384 / item bytes between nodes
+ *     (processor names differ) up to 64 KB, and q = 8192 / item bytes on
+ *     one node under MPICH; otherwise one message.
  * Run on one node (make test) and across two hosts (cluster_smoke.sh
  * exchange, which also runs t_mpierr's count errors there).
  */
@@ -50,7 +52,12 @@ static int sent(long *bytes, int max)
 /* the rule, written out: the messages' lengths in bytes */
 static int expected(size_t count, size_t isize, long *bytes)
 {
-    const size_t q = 16384 / isize;
+#ifdef MPICH_VERSION
+    const int node_pieces = 1;
+#else
+    const int node_pieces = 0;
+#endif
+    const size_t q = (other_node ? 16384 : 8192) / isize;
     if (count * isize >= (other_node ? 4194304u : 262144u)) {
         /* halves: process 0 combines the first count/2 + 1 items, process 1
          * the rest; each sends the other's part, then its own */
@@ -59,7 +66,7 @@ static int expected(size_t count, size_t isize, long *bytes)
         bytes[1] = (long)((me ? hi : lo) * isize);
         return 2;
     }
-    if (!other_node || count < q || count * isize > 65536) {
+    if (count < q || (other_node ? count * isize > 65536 : !node_pieces)) {
         bytes[0] = (long)(count * isize);
         return 1;
     }
@@ -143,7 +150,7 @@ static void one(char type, blacs_int m, blacs_int n, blacs_int lda, int amx, cha
             break;
         }
     }
-    long got[64], want[8];
+    long got[64], want[64]; /* at most 33 messages (one node: 256 KB in pieces of 8 KB) */
     const int ng = sent(got, 64), nw = expected((size_t)m * (size_t)n, isize, want);
     int same = ng == nw;
     for (int j = 0; same && j < nw; j++) same = got[j] == want[j];
@@ -187,6 +194,10 @@ int main(int argc, char **argv)
         {'Z', 1000, 3, 1001, 0},    {'I', 4096, 1, 4096, 0},   {'I', 3000, 5, 3000, 0},
         {'D', 1638, 1, 1638, 1},    {'D', 1637, 1, 1637, 1},   {'D', 80, 80, 81, 1},
         {'D', 6554, 1, 6554, 1},
+        /* pieces on one node (MPICH): 8 KB to below 256 KB */
+        {'D', 1023, 1, 1023, 0},    {'D', 1024, 1, 1024, 0},   {'D', 1025, 1, 1025, 0},
+        {'Z', 511, 1, 511, 0},      {'Z', 512, 1, 512, 0},     {'D', 818, 1, 818, 1},
+        {'D', 819, 1, 819, 1},      {'D', 26214, 1, 26214, 1}, {'D', 30, 100, 31, 1},
         /* halves: from 256 KB on one node, 4 MB between nodes */
         {'D', 32767, 1, 32767, 0},  {'D', 32768, 1, 32768, 0}, {'D', 131072, 1, 131072, 0},
         {'D', 700, 300, 701, 0},    {'Z', 70001, 1, 70001, 0}, {'I', 300000, 1, 300000, 0},
