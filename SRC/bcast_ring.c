@@ -32,7 +32,14 @@ static size_t npieces(const bi_coll *c)
     return k;
 }
 
-#define FIRST(s) bi_block_first(c->count, k, (s))
+/* first item of piece s: the plan's pieces of xpiece items, the last one
+ * shorter (pair_pieces, plan.c), or k equal blocks */
+static size_t first_item(const bi_coll *c, size_t k, size_t s)
+{
+    if (!c->plan.xpiece) return bi_block_first(c->count, k, s);
+    return s * c->plan.xpiece < c->count ? s * c->plan.xpiece : c->count;
+}
+#define FIRST(s) first_item(c, k, (s))
 #define PIECE(s) c->buf + FIRST(s) * c->isize, FIRST((s) + 1) - FIRST(s)
 
 /* the source: the whole vector to scope rank to, in k pieces */
@@ -51,6 +58,13 @@ static void relay(bi_coll *c, int from, int to, int tag, int ahead)
     if (k == 1 && !ahead) {
         bi_recv_vector(c, from, tag, to < 0);
         if (to >= 0) bi_isend(c, to, c->buf, c->count, tag);
+        return;
+    }
+    if (c->plan.xpiece && to < 0) {
+        /* two processes' pieces (pair_pieces, plan.c): one MPI_Recv each, so
+         * that a piece longer than its receive is the BLACS error, not
+         * MPICH's abort in MPI_Wait */
+        for (size_t s = 0; s < k; s++) bi_recv(c, from, PIECE(s), tag);
         return;
     }
     MPI_Request rq[2];

@@ -519,6 +519,10 @@ typedef struct {
  * simulation's SIM_EAGER, make calibrate); between hosts, with UCX over
  * TCP, up to 16 KB (Tsim), so pieces of 8 KB go eagerly there too */
 #define BI_NODE_EAGER 8192.0
+/* the longest message MPICH 4.0.2 sends eagerly on shared memory (one node,
+ * 1 x 2: DGSUM2D of 1,031 doubles, 8,248 bytes, 2.6 us; of 1,032 doubles,
+ * 8,256 bytes, a rendezvous, 11 us) */
+#define BI_NODE_EAGER_MAX 8255.0
 /* and how many such pieces MPICH holds for a receiver that is not there:
  * 32 of 8 KB went (a relay of 256 KB returned within 0.5 ms while its next
  * hop was 20 ms late), 40 did not (the relay waited 20 ms, and the late
@@ -531,14 +535,14 @@ typedef struct {
  * its two halves, eager, took 28-33 and MPI_Allreduce 33-36).  The
  * exchange 'H' between nodes sends vectors of BI_NET_EAGER to
  * BI_XCHG_PIECED bytes in pieces of this many bytes, on one node under
- * MPICH pieces of BI_NODE_EAGER bytes (plan.c, xchg_pieces) */
+ * MPICH pieces of up to BI_NODE_EAGER_MAX bytes (plan.c, xchg_pieces) */
 #define BI_NET_EAGER 16384.0
 #define BI_XCHG_PIECED (4 * BI_NET_EAGER)
-/* the items of each piece but the last: as many as fill BI_NODE_EAGER on
- * one node, BI_NET_EAGER between nodes */
+/* the items of each piece but the last: as many as fit in BI_NODE_EAGER_MAX
+ * on one node, BI_NET_EAGER between nodes */
 static inline size_t bi_xchg_piece(size_t isize, int onenode)
 {
-    const size_t k = (size_t)(onenode ? BI_NODE_EAGER : BI_NET_EAGER) / (isize ? isize : 1);
+    const size_t k = (size_t)(onenode ? BI_NODE_EAGER_MAX : BI_NET_EAGER) / (isize ? isize : 1);
     return k ? k : 1;
 }
 /* a broadcast source waits for its last send (bi_coll_finish) only from

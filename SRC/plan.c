@@ -22,7 +22,8 @@
  *     nodes) go in halves, each partner combining one, as MPICH's
  *     reduce-scatter and allgather do (xchg_halves; as one exchange
  *     DGSUM2D of 10^6 doubles took 1.11-1.48 times MPI_Allreduce), and
- *     16-64 KB between nodes in eager pieces (xchg_pieces); the lengths of
+ *     16-64 KB between nodes, 8-256 KB on one node under MPICH, in eager
+ *     pieces (xchg_pieces); the lengths of
  *     their messages are such that partners passing different counts get
  *     the count error, so the plan needs no agreement on the count.  Both partners
  *     combine the same two operands, and every operation of the library
@@ -161,8 +162,8 @@ static int xchg_halves(const bi_call_in *in)
 
 /* The exchange in pieces that MPI sends eagerly: between nodes, a vector
  * of bi_xchg_piece items (about BI_NET_EAGER bytes) to BI_XCHG_PIECED
- * bytes; on one node under MPICH, of about BI_NODE_EAGER bytes up to where
- * halves begin (BI_XCHG_HALVE_NODE).  Each piece has bi_xchg_piece items
+ * bytes; on one node under MPICH, of up to BI_NODE_EAGER_MAX bytes, up to
+ * where halves begin (BI_XCHG_HALVE_NODE).  Each piece has bi_xchg_piece items
  * but the last, which is shorter (empty when the count is a multiple).
  * So partners that pass different counts still fail a receive, whatever
  * their pieces, rather than one waiting for a piece that never comes:
@@ -178,8 +179,10 @@ static int xchg_halves(const bi_call_in *in)
  * and writing what it sends next, took 22-28 us whole and 12-13 in 8 KB
  * pieces, 128 KB 64-96 against 39-45 (MPI alone, 1 x 2, alternated); and
  * DGAMX2D of 4,096 items with RA/CA 57 us where MPI_Allreduce's MPI_MAX
- * took 17-27.  Open MPI's shared memory sends 4 KB eagerly, so there the
- * vector stays one message.) */
+ * took 17-27.  Whole, 1,024 doubles took 2.2 us, as two pieces (8 KB and
+ * an empty one) 3.3, hence pieces of all that goes eagerly.  Open MPI's
+ * shared memory sends 4 KB eagerly, so there the vector stays one
+ * message.) */
 static size_t xchg_pieces(const bi_call_in *in)
 {
     const double bytes = (double)in->count * (double)in->isize;
@@ -189,6 +192,27 @@ static size_t xchg_pieces(const bi_call_in *in)
     return in->count / pi + 1;
 }
 
+/* TOP ' ' on two processes under MPICH: a vector of bi_xchg_piece items
+ * (what MPI sends eagerly: 8,255 bytes on one node, 16 KB between nodes)
+ * to BI_PAIR_PIECED bytes goes in such pieces, the last one shorter (empty
+ * when the count is a multiple), as the exchange's (xchg_pieces), so that
+ * a source and a receiver that pass different counts still fail a
+ * receive, and from a copy of A (not straight from A after the receiver's
+ * word, which costs a message each way).  It runs as 'I', whose relay
+ * receives piece by piece.  Shorter vectors and longer ones are one
+ * message (the tree).  (One node, MPICH 4.0.2, 1 x 2, a stream of
+ * broadcasts, the source rewriting A and the receiver reading it between
+ * them: 4,096 doubles took 21 us as one message, 6 in pieces; 8,192
+ * doubles 31 against 12; with A untouched 9.0 against 4.3 and 9.4 against
+ * 6.8.  From 12,000 doubles on, untouched, one message was faster: 12.5
+ * against 13.0 us, 16,384 doubles 10.9 against 18.7.) */
+#define BI_PAIR_PIECED 65536.0
+static int pair_pieces(const bi_call_in *in)
+{
+    const double bytes = (double)in->count * (double)in->isize;
+    return BI_MPICH && in->count >= bi_xchg_piece(in->isize, in->onenode) && bytes <= BI_PAIR_PIECED;
+}
+
 /* what the algorithm that runs (table entry t) needs at run time */
 static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *in,
                     const bi_machine *m)
@@ -196,8 +220,9 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
     const int flags = bcast ? t->bcast_flags : t->comb_flags;
     if (flags & BI_TOP_NSEG) p->nseg = bi_pipe_nseg(m, in->np, in->count, in->isize);
     if (flags & BI_TOP_PIECES)
-        p->nseg = eager_pieces(in) ? bi_pieces_upto(in->count, in->isize, BI_NODE_EAGER)
-                                  : bi_ring_nseg(m, t->top, in->np, p->param, in->count, in->isize);
+        p->nseg = p->xpiece            ? in->count / p->xpiece + 1 /* pair_pieces */
+                  : eager_pieces(in) ? bi_pieces_upto(in->count, in->isize, BI_NODE_EAGER)
+                                     : bi_ring_nseg(m, t->top, in->np, p->param, in->count, in->isize);
     if (!bcast && (flags & BI_TOP_EXCHANGE)) {
         p->nseg = xchg_pieces(in);
         p->xpiece = bi_xchg_piece(in->isize, in->onenode);
@@ -223,7 +248,7 @@ static void runtime(bi_plan *p, const bi_topo *t, int bcast, const bi_call_in *i
          * order */
         if (bi_posted_together(m, bytes)) p->ord_cap = 0;
         if (in->np > 1 && bytes >= (in->onenode ? BI_BCAST_DIRECT_MIN : BI_DIRECT_MIN) &&
-            (!p->mpi || BI_BCAST_DIRECT)) {
+            (!p->mpi || BI_BCAST_DIRECT) && !p->xpiece) {
             /* the letters' sources look at each receiver's word as they send
              * to it (2, transport.c), but where receivers wait for each other */
             p->direct = p->mpi || (flags & BI_TOP_PEERS) ? 1 : 2;
@@ -328,11 +353,14 @@ static bi_plan bcast_plan(const bi_call_in *in, const bi_machine *m)
     if ((t->bcast_flags & BI_TOP_MPI) && np > 1) {
         const bi_topo *s = bi_bcast_short_tree(np);
         nodes = !in->onenode;
-        if ((bytes > 0 && bytes <= BI_BCAST_SHORT) || np == 2) t = s;
+        if (np == 2 && pair_pieces(in)) t = bi_topo_find('I'), p.xpiece = bi_xchg_piece(in->isize, in->onenode);
+        else if ((bytes > 0 && bytes <= BI_BCAST_SHORT) || np == 2) t = s;
         else mark = bi_bcast_param(s, NULL, np) + 1; /* its radix */
     }
     const bi_topo *e = t; /* the entry whose message IDs are reserved */
+    const size_t xpiece = p.xpiece;
     p = entry_plan(t, 1, in);
+    p.xpiece = xpiece;
     if (mark) {
         p.mark = mark;
         p.ntags = 1; /* the mark's (and the receivers' words', when direct) */

@@ -441,8 +441,9 @@ int main(int argc, char **argv)
      * empty when the count is a multiple --, so that partners passing
      * different counts fail a receive: between nodes vectors of 16 to 64 KB
      * in pieces of 16 KB (what UCX over TCP sends eagerly); on one node,
-     * under MPICH, from 8 KB to below 256 KB (where halves begin) in pieces
-     * of 8 KB (what MPICH's shared memory sends eagerly), under other MPIs
+     * under MPICH, from 8,255 bytes to below 256 KB (where halves begin) in
+     * pieces of up to 8,255 bytes (what MPICH's shared memory sends
+     * eagerly), under other MPIs
      * one message; one message outside those ranges */
     {
         static const struct { size_t count, isize, k; int one; } xc[] = {
@@ -451,13 +452,13 @@ int main(int argc, char **argv)
             {4096, 4, 2, 0},  {16384, 4, 5, 0}, {1024, 16, 2, 0}, {4096, 16, 5, 0},
             {1638, 10, 2, 0}, {6553, 10, 5, 0}, {6554, 10, 0, 0}, {910, 18, 2, 0},
             {3640, 18, 5, 0}, {3641, 18, 0, 0}, {2730, 6, 2, 0},  {10922, 6, 5, 0},
-            /* one node: q = 8192 / isize items a piece */
-            {10, 8, 0, 1},     {1023, 8, 0, 1},    {1024, 8, 2, 1},    {1025, 8, 2, 1},
-            {2047, 8, 2, 1},   {2048, 8, 3, 1},    {32767, 8, 32, 1},  {32768, 8, 0, 1},
-            {818, 10, 0, 1},   {819, 10, 2, 1},    {26214, 10, 33, 1}, {26215, 10, 0, 1},
-            {512, 16, 2, 1},   {16383, 16, 32, 1}, {16384, 16, 0, 1},  {2047, 4, 0, 1},
-            {65535, 4, 32, 1}, {65536, 4, 0, 1},   {455, 18, 2, 1},    {14563, 18, 33, 1},
-            {14564, 18, 0, 1},
+            /* one node: q = 8255 / isize items a piece (what MPICH sends eagerly) */
+            {10, 8, 0, 1},     {1030, 8, 0, 1},   {1031, 8, 2, 1},    {1032, 8, 2, 1},
+            {2061, 8, 2, 1},   {2062, 8, 3, 1},   {32767, 8, 32, 1},  {32768, 8, 0, 1},
+            {824, 10, 0, 1},   {825, 10, 2, 1},   {26214, 10, 32, 1}, {26215, 10, 0, 1},
+            {514, 16, 0, 1},   {515, 16, 2, 1},   {16383, 16, 32, 1}, {16384, 16, 0, 1},
+            {2062, 4, 0, 1},   {2063, 4, 2, 1},   {65535, 4, 32, 1},  {65536, 4, 0, 1},
+            {457, 18, 0, 1},   {458, 18, 2, 1},   {14563, 18, 32, 1}, {14564, 18, 0, 1},
         };
         for (size_t j = 0; j < sizeof xc / sizeof xc[0]; j++) {
             const char tops[] = {'H', ' '};
@@ -467,7 +468,7 @@ int main(int argc, char **argv)
                 in.onenode = one;
                 p = bi_comb_plan(&in, m);
                 const size_t want = one && !BI_MPICH ? 0 : xc[j].k,
-                             q = (one ? 8192 : 16384) / xc[j].isize;
+                             q = (one ? 8255 : 16384) / xc[j].isize;
                 TU_CHECK(p.run == bi_comb_bidir && p.nseg == want,
                          "exchange '%c', %zu items of %zu bytes, onenode %d: %zu pieces, "
                          "want %zu",
@@ -511,6 +512,37 @@ int main(int argc, char **argv)
         TU_CHECK(p.run == bi_comb_tree && p.nseg == 0, "'H' coherent, 32 KB: %zu pieces", p.nseg);
     }
 
+    /* ' ' on two processes under MPICH: from q items (what MPI sends eagerly:
+     * 8,255 bytes on one node, 16 KB between nodes) to 64 KB in count / q + 1
+     * pieces of q items but a shorter last one, run by 'I' from a copy (not
+     * direct); the tree otherwise and under other MPIs */
+    {
+        static const struct { size_t count, isize; int one; size_t k; } pc[] = {
+            {1030, 8, 1, 0},  {1031, 8, 1, 2},  {1032, 8, 1, 2},  {2062, 8, 1, 3},
+            {8192, 8, 1, 8},  {8193, 8, 1, 0},  {514, 16, 1, 0},  {515, 16, 1, 2},
+            {4096, 16, 1, 8}, {4097, 16, 1, 0}, {2063, 4, 1, 2},  {16384, 4, 1, 8},
+            {2047, 8, 0, 0},  {2048, 8, 0, 2},  {8192, 8, 0, 5},  {8193, 8, 0, 0},
+            {1024, 16, 0, 2}, {4096, 4, 0, 2},  {0, 8, 1, 0},     {1, 8, 1, 0},
+        };
+        for (size_t j = 0; j < sizeof pc / sizeof pc[0]; j++) {
+            in = call(' ', 2, pc[j].count, pc[j].isize, 0);
+            in.onenode = pc[j].one;
+            p = bi_bcast_plan(&in, m);
+            const size_t k = BI_MPICH ? pc[j].k : 0, q = (pc[j].one ? 8255 : 16384) / pc[j].isize;
+            if (k)
+                TU_CHECK(p.top == 'I' && p.nseg == k && p.xpiece == q && !p.direct && !p.mark &&
+                             p.ntags == 1,
+                         "' ' on 2, %zu items of %zu bytes, onenode %d: top '%c' pieces %zu of %zu "
+                         "direct %d mark %d, want 'I', %zu of %zu",
+                         pc[j].count, pc[j].isize, pc[j].one, p.top, p.nseg, p.xpiece, p.direct,
+                         p.mark, k, q);
+            else
+                TU_CHECK(p.run == bi_bcast_tree && p.top == '1' && !p.xpiece && !p.mark &&
+                             p.ntags == 1,
+                         "' ' on 2, %zu items of %zu bytes, onenode %d: top '%c' xpiece %zu, "
+                         "want the tree", pc[j].count, pc[j].isize, pc[j].one, p.top, p.xpiece);
+        }
+    }
     /* ' ' leave-on-all on two processes: the exchange at every length,
      * repeatable or not, in a scope with or without collectives; MPI's
      * reduction (or the tree) for leave-on-one, with the coherence flag,

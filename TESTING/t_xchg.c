@@ -17,8 +17,14 @@
  *     rest); otherwise, for a count of q items or more, count / q + 1
  *     messages, all of q items but a shorter last one (empty when q
  *     divides the count), where q = 16384 / item bytes between nodes
- *     (processor names differ) up to 64 KB, and q = 8192 / item bytes on
+ *     (processor names differ) up to 64 KB, and q = 8255 / item bytes on
  *     one node under MPICH; otherwise one message.
+ * Then TOP ' ' broadcasts of the same cases (without RA/CA, up to 1 MB)
+ * from each process: the receiver's data and guards, and the source's
+ * messages against the rule for two processes (SRC/plan.c, pair_pieces),
+ * written out: under MPICH a vector of q items (as above) to 64 KB in
+ * count / q + 1 pieces of q items but a shorter last one, otherwise one
+ * message; the receiver sends nothing but, at most, its word (no bytes).
  * Run on one node (make test) and across two hosts (cluster_smoke.sh
  * exchange, which also runs t_mpierr's count errors there).
  */
@@ -57,7 +63,7 @@ static int expected(size_t count, size_t isize, long *bytes)
 #else
     const int node_pieces = 0;
 #endif
-    const size_t q = (other_node ? 16384 : 8192) / isize;
+    const size_t q = (other_node ? 16384 : 8255) / isize;
     if (count * isize >= (other_node ? 4194304u : 262144u)) {
         /* halves: process 0 combines the first count/2 + 1 items, process 1
          * the rest; each sends the other's part, then its own */
@@ -150,7 +156,7 @@ static void one(char type, blacs_int m, blacs_int n, blacs_int lda, int amx, cha
             break;
         }
     }
-    long got[64], want[64]; /* at most 33 messages (one node: 256 KB in pieces of 8 KB) */
+    long got[64], want[64]; /* at most 32 messages (one node: 256 KB in pieces of 8,255 bytes) */
     const int ng = sent(got, 64), nw = expected((size_t)m * (size_t)n, isize, want);
     int same = ng == nw;
     for (int j = 0; same && j < nw; j++) same = got[j] == want[j];
@@ -161,6 +167,86 @@ static void one(char type, blacs_int m, blacs_int n, blacs_int lda, int amx, cha
     tu_mat_free(&a);
     tu_mat_free(&ra);
     tu_mat_free(&ca);
+}
+
+/* the broadcast rule, written out: TOP ' ' on two processes under MPICH
+ * sends a vector of q items or more and at most 64 KB in count / q + 1
+ * pieces, all of q items but a shorter last one (q as for the exchange);
+ * otherwise one message */
+static int bexpected(size_t count, size_t isize, long *bytes)
+{
+#ifdef MPICH_VERSION
+    const size_t q = (other_node ? 16384 : 8255) / isize;
+    if (count >= q && count * isize <= 65536) {
+        const int k = (int)(count / q) + 1;
+        for (int j = 0; j + 1 < k; j++) bytes[j] = (long)(q * isize);
+        bytes[k - 1] = (long)((count - (size_t)(k - 1) * q) * isize);
+        return k;
+    }
+#endif
+    bytes[0] = (long)(count * isize);
+    return 1;
+}
+
+/* TOP ' ' broadcast from root on the 1 x 2 grid: the receiver's data and
+ * guards, and the source's messages (the receiver sends at most its word,
+ * a message of no bytes) */
+static void bone(char type, blacs_int m, blacs_int n, blacs_int lda, int root)
+{
+    const size_t esz = type == 'Z' ? 16 : type == 'I' ? sizeof(blacs_int) : 8;
+    tu_mat a;
+    tu_mat_alloc(&a, esz, m, n, lda);
+    tu_mat_pad(&a, 0xA5);
+    for (blacs_int j = 0; j < n; j++)
+        for (blacs_int i = 0; i < m; i++) {
+            const double v = me == root ? val(root, i, j) : -1.0;
+            void *e = tu_el(&a, i, j);
+            if (type == 'D') memcpy(e, &v, 8);
+            else if (type == 'Z') { double z[2] = {v, -v / 4}; memcpy(e, z, 16); }
+            else { blacs_int x = (blacs_int)v; memcpy(e, &x, sizeof x); }
+        }
+    if (me == root) {
+        if (type == 'D') Cdgebs2d(ctxt, "All", " ", m, n, a.a, lda);
+        else if (type == 'Z') Czgebs2d(ctxt, "All", " ", m, n, a.a, lda);
+        else Cigebs2d(ctxt, "All", " ", m, n, a.a, lda);
+    } else {
+        if (type == 'D') Cdgebr2d(ctxt, "All", " ", m, n, a.a, lda, 0, root);
+        else if (type == 'Z') Czgebr2d(ctxt, "All", " ", m, n, a.a, lda, 0, root);
+        else Cigebr2d(ctxt, "All", " ", m, n, a.a, lda, 0, root);
+    }
+    long bad = 0;
+    for (blacs_int j = 0; j < n; j++)
+        for (blacs_int i = 0; i < m; i++) {
+            const double want = val(root, i, j);
+            double got, gim = 0;
+            const void *e = tu_el(&a, i, j);
+            if (type == 'D') memcpy(&got, e, 8);
+            else if (type == 'Z') { double z[2]; memcpy(z, e, 16); got = z[0]; gim = z[1]; }
+            else { blacs_int x; memcpy(&x, e, sizeof x); got = (double)x; }
+            if ((got != want || (type == 'Z' && gim != -want / 4)) && bad++ < 3)
+                TU_CHECK(0, "%cGEBS2D ' ' from %d %ldx%ld lda %ld: (%ld,%ld) got %g want %g", type,
+                         root, (long)m, (long)n, (long)lda, (long)i, (long)j, got, want);
+        }
+    for (size_t b = 0; b < a.total * esz; b++) {
+        const long off = (long)(b / esz) - TU_GUARD;
+        const int inside = off >= 0 && off < (long)(lda * n) && (off % lda) < m;
+        if (!inside && a.mem[b] != 0xA5) {
+            TU_CHECK(0, "%cGEBS2D ' ' from %d %ldx%ld lda %ld: guard byte %zu overwritten", type,
+                     root, (long)m, (long)n, (long)lda, b);
+            break;
+        }
+    }
+    long got[64], want[64];
+    const size_t count = (size_t)m * (size_t)n;
+    const int ng = sent(got, 64), nw = me == root ? bexpected(count, esz, want) : 0;
+    int same = me == root ? ng == nw : 1;
+    for (int j = 0; j < ng && same; j++) same = me == root ? got[j] == want[j] : got[j] == 0;
+    TU_CHECK(same, "%cGEBS2D ' ' from %d, %zu items of %zu bytes, %s: %s sent %d messages "
+             "(%ld, %ld, ...), want %d (%ld, %ld, ...)", type, root, count, esz,
+             other_node ? "two nodes" : "one node", me == root ? "source" : "receiver", ng,
+             ng > 0 ? got[0] : -1L, ng > 1 ? got[1] : -1L, nw, nw > 0 ? want[0] : -1L,
+             nw > 1 ? want[1] : -1L);
+    tu_mat_free(&a);
 }
 
 int main(int argc, char **argv)
@@ -194,10 +280,11 @@ int main(int argc, char **argv)
         {'Z', 1000, 3, 1001, 0},    {'I', 4096, 1, 4096, 0},   {'I', 3000, 5, 3000, 0},
         {'D', 1638, 1, 1638, 1},    {'D', 1637, 1, 1637, 1},   {'D', 80, 80, 81, 1},
         {'D', 6554, 1, 6554, 1},
-        /* pieces on one node (MPICH): 8 KB to below 256 KB */
-        {'D', 1023, 1, 1023, 0},    {'D', 1024, 1, 1024, 0},   {'D', 1025, 1, 1025, 0},
-        {'Z', 511, 1, 511, 0},      {'Z', 512, 1, 512, 0},     {'D', 818, 1, 818, 1},
-        {'D', 819, 1, 819, 1},      {'D', 26214, 1, 26214, 1}, {'D', 30, 100, 31, 1},
+        /* pieces on one node (MPICH): 8,255 bytes to below 256 KB */
+        {'D', 1030, 1, 1030, 0},    {'D', 1031, 1, 1031, 0},   {'D', 1032, 1, 1032, 0},
+        {'D', 2062, 1, 2062, 0},    {'Z', 514, 1, 514, 0},     {'Z', 515, 1, 515, 0},
+        {'D', 824, 1, 824, 1},      {'D', 825, 1, 825, 1},     {'D', 26214, 1, 26214, 1},
+        {'D', 30, 100, 31, 1},
         /* halves: from 256 KB on one node, 4 MB between nodes */
         {'D', 32767, 1, 32767, 0},  {'D', 32768, 1, 32768, 0}, {'D', 131072, 1, 131072, 0},
         {'D', 700, 300, 701, 0},    {'Z', 70001, 1, 70001, 0}, {'I', 300000, 1, 300000, 0},
@@ -208,6 +295,11 @@ int main(int argc, char **argv)
     for (int t = 0; t < 2; t++)
         for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
             one(cases[k].type, cases[k].m, cases[k].n, cases[k].lda, cases[k].amx, tops[t]);
+    /* the broadcasts: every case without RA/CA up to 1 MB, from each process */
+    for (int root = 0; root < 2; root++)
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+            if (!cases[k].amx && (size_t)cases[k].m * (size_t)cases[k].n <= 131072)
+                bone(cases[k].type, cases[k].m, cases[k].n, cases[k].lda, root);
     Cblacs_gridexit(ctxt);
     return tu_trace_end(tf, tracename);
 }
