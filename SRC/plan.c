@@ -181,8 +181,8 @@ static int xchg_halves(const bi_call_in *in)
  * DGAMX2D of 4,096 items with RA/CA 57 us where MPI_Allreduce's MPI_MAX
  * took 17-27.  Whole, 1,024 doubles took 2.2 us, as two pieces (8 KB and
  * an empty one) 3.3, hence pieces of all that goes eagerly.  Open MPI's
- * shared memory sends 4 KB eagerly, so there the vector stays one
- * message.) */
+ * shared memory does not take an 8 KB piece without its receiver
+ * (eager_pieces, above), so there the vector stays one message.) */
 static size_t xchg_pieces(const bi_call_in *in)
 {
     const double bytes = (double)in->count * (double)in->isize;
@@ -202,10 +202,11 @@ static size_t xchg_pieces(const bi_call_in *in)
  * receives piece by piece.  Shorter vectors and longer ones are one
  * message (the tree).  (One node, MPICH 4.0.2, 1 x 2, a stream of
  * broadcasts, the source rewriting A and the receiver reading it between
- * them: 4,096 doubles took 21 us as one message, 6 in pieces; 8,192
- * doubles 31 against 12; with A untouched 9.0 against 4.3 and 9.4 against
- * 6.8.  From 12,000 doubles on, untouched, one message was faster: 12.5
- * against 13.0 us, 16,384 doubles 10.9 against 18.7.) */
+ * them: 4,096 doubles took 16-22 us as one message, 5.0 in pieces;
+ * 8,192 doubles 23-31 against 10.4; with A untouched 8.2-10.9 against 4.5,
+ * and 7.9-9.4 against 8.0.  Past 64 KB, untouched, one message was
+ * faster: 12,000 doubles 12.5 against 13.0 us, 16,384 doubles 10.9
+ * against 18.7.) */
 #define BI_PAIR_PIECED 65536.0
 static int pair_pieces(const bi_call_in *in)
 {

@@ -42,13 +42,20 @@
 #   exchange   the two-process exchange between hosts in eager pieces
 #              (SRC/plan.c, xchg_pieces) and halves (xchg_halves), 1 rank a
 #              host: t_xchg (sums and
-#              AMX with RA/CA around the rule's bounds, data, guards and the
+#              AMX with RA/CA around the rule's bounds, and TOP ' '
+#              broadcasts of the same vectors in 16 KB pieces up to 64 KB
+#              (pair_pieces): data, guards and the
 #              pieces from the trace), t_comb 1 x 2 with vectors of
 #              3,000-12,000 items, and DGSUM2D with counts that differ
 #              between the two (t_mpierr comb: pieced against whole below and
 #              above the range, and against other pieces, an empty last one
 #              included; from 4 MB halves, against halves and a whole
-#              vector), each a BLACS error naming Cdgsum2d within 60 s
+#              vector), each a BLACS error naming Cdgsum2d within 60 s;
+#              and TOP ' ' broadcasts whose source and receiver pass
+#              different counts (t_mpierr bcast: pieces of 16 KB against
+#              one message either way, against other pieces, and against
+#              the one message past 64 KB), each a BLACS error naming
+#              Cdgebr2d
 #   relay      t_bcast_pieces on 3 hosts, 1 rank each: the rings' pieces
 #              between hosts as the plan has them (MPICH: 8 KB up to
 #              128 KB, which MPICH sends eagerly over TCP too), every
@@ -123,6 +130,10 @@ exchange)
     for pair in '64 45' '45 64' '64 90' '64 91' '46 64' '64 63' '1024 1025' '1024 700'; do
       joberr \"counts \$pair\" \"BLACS ERROR 'Cdgsum2d: (MPI error in MPI_(Recv|Sendrecv|Wait):.*[Tt]runcat|[0-9]+ items arrived)\" \\
         $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_mpierr comb ' ' \$pair
+    done
+    for pair in '64 45' '45 64' '64 65' '90 91'; do
+      joberr \"bcast counts \$pair\" \"BLACS ERROR 'Cdgebr2d: (MPI error in MPI_(Recv|Wait):.*[Tt]runcat|[0-9]+ items arrived)\" \\
+        $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_mpierr bcast ' ' \$pair
     done
     $total" ;;
 relay)
