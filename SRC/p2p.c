@@ -34,8 +34,9 @@ int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
  * piece instead of the whole message (the rest overlaps the transfer).
  *
  * The pieces follow one fixed schedule both sides know: piece j has
- * piece_elems(j) elements (SEG0 bytes, doubling up to SEGMAX).  A message of
- * fewer than SEG0 bytes is one piece (one MPI message, as always).  A longer
+ * piece_elems(j) elements (under MPICH eight eager pieces first, below;
+ * then SEG0 bytes, doubling up to SEGMAX).  A message shorter than the
+ * first piece is one piece (one MPI message, as always).  A longer
  * one is cut into full pieces while enough is left, then a last piece that
  * is shorter than its full size -- empty if the message ended exactly after
  * a full piece.  Hence the receiver's rule: a piece of exactly its full size
@@ -82,10 +83,38 @@ static int net_peer(const bi_ctx *c, int peer)
     return c->node[peer] != c->node[c->iam];
 }
 
+/* Under MPICH on one node the schedule starts with EAGER_PIECES pieces of
+ * what MPICH sends eagerly there (bi_xchg_piece: 8,255 bytes, 1,031
+ * doubles), 64 KB in all.  MPICH 4.0.2 moves a longer message by a
+ * rendezvous and a copy between the processes, which costs several times
+ * an eager one: a ping-pong of MPI_Send/MPI_Recv alone (1 x 2, best of 7
+ * rounds), one message against 8,255-byte pieces all posted first, took
+ * 5.5 against 2.2 us at 16 KB, 5.9 against 4.0 at 32 KB, 6.9 both at 64 KB
+ * (data untouched), and with each side writing what it sends and reading
+ * what it got, 8.8 against 4.3 at 32 KB, 12.7 against 8.1 at 64 KB, 20.2
+ * against 15.5 at 128 KB.  So a message of 8 KB to 64 KB goes in eager
+ * pieces, and a longer one starts with them before SEG0's.  The schedule
+ * must not depend on the message's length (a receiver may be longer than
+ * its message), hence a prefix for every message, not a schedule for
+ * short ones.  Open MPI's shared memory does not take such pieces without
+ * their receiver (stop 88's relay measurement, plan.c): no prefix there. */
+#define EAGER_PIECES (BI_MPICH ? 8 : 0)
+_Static_assert(!BI_MPICH || 8 * (BI_NODE_EAGER_MAX - 19) >= 65536.0,
+               "the eager prefix holds 64 KB of every type");
+
 static size_t piece_elems(int j, size_t es, int net)
 {
+    if (!net && j < EAGER_PIECES) return bi_xchg_piece(es, 1);
+    if (!net) j -= EAGER_PIECES;
     size_t b = net ? (j < 2 ? SEG0_NET << j : SEGMAX_NET) : (j < 4 ? SEG0 << j : SEGMAX);
     return b / es; /* SEG0 is a multiple of 16: whole elements of every type */
+}
+
+/* the elements of a message up to which it is one piece on this schedule,
+ * or its eager prefix (no words: above) */
+static size_t prefix_elems(size_t es, int net)
+{
+    return net ? piece_elems(0, es, net) : (size_t)EAGER_PIECES * bi_xchg_piece(es, 1);
 }
 
 /* the most elements one piece of a message of at most n elements can
@@ -173,7 +202,8 @@ static inline void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatyp
  * of the sender's own subrange (msgid.c), which none of the receiver's
  * messages to the sender carries.  A word goes with message k of a pair
  * exactly when message k-1 of the pair was long (more than the first piece
- * of the pair's schedule and DIRECT_MIN bytes): both ends know that, so
+ * of the pair's schedule, or than its eager prefix, and DIRECT_MIN bytes;
+ * long_msg): both ends know that, so
  * the sender knows which of its messages have a word coming, and takes
  * every one -- none is ever left unmatched.  A receive from a named source
  * sends its word first, before it waits; a wildcard receive sends it once
@@ -203,6 +233,11 @@ static inline void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatyp
  * bench-hosts (TCP) at 10^6: 1.00, was 1.21. */
 #define DIRECT_MIN ((size_t)BI_DIRECT_MIN)
 _Static_assert(SEG0 <= DIRECT_MIN && SEG0 <= SEG0_NET, "a message under SEG0 bytes is short");
+/* the usual message's bound: shorter than a first piece of either
+ * schedule (under MPICH one node's is 8,255 bytes less a part of an
+ * element, so BI_NODE_EAGER) */
+#define PLAIN_MAX (BI_MPICH ? (size_t)BI_NODE_EAGER : SEG0)
+_Static_assert(BI_NODE_EAGER <= BI_NODE_EAGER_MAX - 19, "the usual message is under a piece");
 
 /* the usual message, which either end takes first (send_msg, recv_msg):
  * contiguous, shorter than a first piece on either schedule (so not long)
@@ -211,7 +246,7 @@ _Static_assert(SEG0 <= DIRECT_MIN && SEG0 <= SEG0_NET, "a message under SEG0 byt
  * what its general path would, computing nothing else. */
 static inline int plain_bytes(size_t bytes, int p2p, unsigned char last)
 {
-    return bytes < SEG0 && !(p2p && last);
+    return bytes < PLAIN_MAX && !(p2p && last);
 }
 
 static inline int plain_msg(const bi_shape *s, size_t bytes, int p2p, unsigned char last)
@@ -241,7 +276,7 @@ static inline int usual_peer(const bi_ctx *c, int type, Int m, Int n, Int lda, I
 /* is a message of n elements of size es to or from peer long? */
 static int long_msg(size_t n, size_t es, int net)
 {
-    return n > piece_elems(0, es, net) && n * es >= DIRECT_MIN;
+    return n > prefix_elems(es, net) && n * es >= DIRECT_MIN;
 }
 
 /* does the next message of the pair (me, peer) have a word?  last: the

@@ -53,11 +53,17 @@
  * many words (no bytes) were sent and how many receives of one were posted */
 static long whole_bytes = -1, wholes, copy_wholes, words_sent, word_recvs;
 static const void *user_a;
+/* and the sends of data (pieces), with the longest in bytes */
+static long data_sends, longest_send;
 int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
               MPI_Request *req)
 {
     int sz = 0;
     MPI_Type_size(dt, &sz);
+    if (dt != MPI_BYTE) {
+        data_sends++;
+        if ((long)count * sz > longest_send) longest_send = (long)count * sz;
+    }
     if ((long)count * sz == whole_bytes) {
         if (buf == user_a) wholes++;
         else copy_wholes++;
@@ -194,6 +200,66 @@ static void boundaries(void)
     one(2, NULL, NULL, 3 * SEG0 / 8 + 5, 1, 3 * SEG0 / 8 + 5, 2 * SEG0 / 8, 4, 2 * SEG0 / 8);
     one(2, NULL, NULL, SEG0 / 8, 1, SEG0 / 8, 101, (blacs_int)(SEG0 / 8 / 101 + 650), 103);
     one(4, NULL, NULL, 1000, 1, 1000, 5 * SEG0 / 16, 1, 5 * SEG0 / 16);
+}
+
+/* The eager prefix (SRC/p2p.c): under MPICH a message to a peer on this
+ * node starts with 8 pieces of as many elements as fit in 8,255 bytes (q),
+ * what MPICH sends eagerly there; then the pieces of SEG0 bytes on.  With
+ * the network schedule, or another MPI, no prefix.  Lengths on, just below
+ * and just above its boundaries, contiguous and strided, each sent after a
+ * message of one element (so that no word is owed and the schedule alone
+ * decides), and the pieces the sender posted counted against the rule. */
+static int prefix_pieces(void)
+{
+#ifdef MPICH_VERSION
+    return SEG0 == 40960 ? 8 : 0;
+#else
+    return 0;
+#endif
+}
+
+/* the pieces of a message of n elements of es bytes */
+static long expected_pieces(long n, long es, long *longest)
+{
+    const long q = 8255 / es, pre = prefix_pieces();
+    long e = 0, count = 0;
+    *longest = 0;
+    for (int j = 0;; j++) {
+        long full = j < pre ? q : (SEG0 << (j - pre < 4 ? j - pre : 4)) / es;
+        if (SEG0 != 40960) full = (SEG0 << (j < 2 ? j : 2)) / es; /* the network schedule */
+        long k = n - e < full ? n - e : full;
+        count++;
+        if (k * es > *longest) *longest = k * es;
+        e += k;
+        if (k < full) return count;
+    }
+}
+
+static void eager_prefix(void)
+{
+    for (int ti = 0; ti < 5; ti++) {
+        const long es = (long)T[ti].esz, q = 8255 / es, s0 = SEG0 / es;
+        const long len[] = {8192 / es - 1, q - 1, q, q + 1, 2 * q, 4 * q + 3, 65536 / es,
+                            8 * q - 1, 8 * q, 8 * q + 1, 8 * q + s0, 8 * q + s0 + 1};
+        for (size_t k = 0; k < sizeof len / sizeof len[0]; k++) {
+            blacs_int n = (blacs_int)len[k];
+            for (int strided = 0; strided < 2; strided++) {
+                blacs_int m = strided ? 61 : n, nc = strided ? (n + 60) / 61 : 1;
+                one(ti, NULL, NULL, 1, 1, 1, 1, 1, 1);
+                const long s0n = data_sends;
+                longest_send = 0;
+                one(ti, NULL, NULL, m, nc, strided ? m + 2 : m, m, nc, strided ? m + 3 : m);
+                if (me == 0) {
+                    long most, want = expected_pieces((long)m * nc, es, &most);
+                    TU_CHECK(data_sends - s0n == want && longest_send == most,
+                             "type %c, %ld elements%s: %ld pieces, the longest %ld bytes (%ld and "
+                             "%ld expected)",
+                             T[ti].t, (long)m * nc, strided ? " strided" : "", data_sends - s0n,
+                             longest_send, want, most);
+                }
+            }
+        }
+    }
 }
 
 /* words after the other kinds of receive: a wildcard one (owed once the
@@ -377,6 +443,7 @@ int main(int argc, char **argv)
         Cblacs_exit(0);
         return 1;
     }
+    if (!lag) eager_prefix();
     boundaries();
     if (lag) {
         /* a run of long messages each waited for first, whole from the second on
