@@ -19,7 +19,7 @@
 #     TIMING/platforms, n = 1 .. 10^6 doubles, next to each topology's cost
 #     model (the same ratio from SRC/topology.c's models).  Simulated time:
 #     two runs give the same numbers.
-#  2b. TDIR/{ours,ref,mkl}/blate (TIMING/blate.c): the receivers' wait, and
+#  2b. TDIR/{ours,ref,mkl,base}/blate (TIMING/blate.c): the receivers' wait, and
 #     the source's call, when the source computes 100 ms outside MPI after a
 #     long broadcast (' ', '1', 'S', 'I') or send of 10^4-10^6 doubles, with
 #     the receiver on time and 20 ms late (LATE_RUNS, LATE_TRIALS).
@@ -150,6 +150,9 @@ LATE_COMPUTE=${LATE_COMPUTE:-100}   # ms the source computes after its call
 LATE_NMAX=${LATE_NMAX:-1000000}
 llibs=()
 for lib in ours ref mkl; do [ -x "$TDIR/$lib/blate" ] && llibs+=("$lib"); done
+# BASE=1: the other revision's library too (its blate calls itself ours:
+# the rows are relabelled as they are read)
+[ $HAVEBASE = 1 ] && [ -x "$TDIR/base/blate" ] && llibs+=(base)
 if [ "$LATE_RUNS" -gt 0 ] && [ ${#llibs[@]} -gt 0 ]; then
   for ((k = 1; k <= LATE_RUNS; k++)); do
     for lib in "${llibs[@]}"; do
@@ -163,7 +166,9 @@ if [ "$LATE_RUNS" -gt 0 ] && [ ${#llibs[@]} -gt 0 ]; then
   echo "Receivers behind a computing source (TIMING/blate.c): 1 x 2 grid, the source computes $LATE_COMPUTE ms"
   echo "outside MPI right after its call; ontime: the receiver calls at once, late: 20 ms later."
   echo "us, medians of $LATE_RUNS runs x $LATE_TRIALS trials; src = the source's call, wait = the receiver's."
-  cat "$RAW"/late_*.csv | grep '^late,' | awk -F, '
+  for f in "$RAW"/late_*.csv; do
+    case $f in */late_base_*) sed 's/^late,ours,/late,base,/' "$f" ;; *) cat "$f" ;; esac
+  done | grep '^late,' | awk -F, '
     function med(s,   a, n, i, j, t) { n = split(substr(s, 2), a, " ")
       for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
@@ -172,7 +177,7 @@ if [ "$LATE_RUNS" -gt 0 ] && [ ${#llibs[@]} -gt 0 ]; then
       src[key, lib] = src[key, lib] " " $6; wt[key, lib] = wt[key, lib] " " $7; have[lib] = 1
       if ($8 != "ok") bad[key, lib] = 1 }
     END {
-      nl = split("ours ref mkl", L, " ")
+      nl = split("ours ref mkl base", L, " ")
       printf "  %-9s %8s %-6s", "op", "n", "case"
       for (i = 1; i <= nl; i++) if (have[L[i]]) printf " %9s", "src " L[i]
       for (i = 1; i <= nl; i++) if (have[L[i]]) printf " %9s", "wait " L[i]

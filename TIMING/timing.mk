@@ -147,6 +147,8 @@ bench-base:
 	$(MAKE) --no-print-directory -C $(B)/bench-base lib INTSIZE=$(INTSIZE) >/dev/null
 	$(MPICC) $(TCFLAGS) -o $(TDIR)/base/bench TIMING/bench.c \
 	  $(B)/bench-base/$(LIBDIR)/libblacs.a -lm
+	$(MPICC) $(TCFLAGS) -o $(TDIR)/base/blate TIMING/blate.c \
+	  $(B)/bench-base/$(LIBDIR)/libblacs.a -lm
 	git rev-parse --short $(BENCH_REV) > $(TDIR)/base/REV
 
 # the smoke and analysis tests (TESTING/tests.d/timing.list) run these
