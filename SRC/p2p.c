@@ -68,7 +68,8 @@ int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
  * shared-memory schedule; at 10^6 both were about 1.2.  So a peer on
  * another node gets pieces from about 1 MB on (SEG0_NET, again not a power
  * of two), doubling to 4 MB: after the eager prefix (below), the rest of
- * a message up to a megabyte goes whole, and a longer one still overlaps the copy of piece j+1 with piece j's transfer.
+ * a message up to a megabyte goes whole, and a longer one still overlaps
+ * the copy of piece j+1 with piece j's transfer.
  * Which schedule a pair uses depends only on the pair (c->node), so both
  * ends agree; BLACS_P2P_SCHEDULE=node or net forces one for every peer
  * (tests, measurements): the value of the grid's process 0, which every
@@ -221,8 +222,9 @@ static inline void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatyp
  * of the sender's own subrange (msgid.c), which none of the receiver's
  * messages to the sender carries.  A word goes with message k of a pair
  * exactly when message k-1 of the pair was long (more than the first piece
- * of the pair's schedule, or on one node than its eager prefix, and
- * DIRECT_MIN bytes; long_msg): both ends know that, so
+ * of the pair's schedule, or under MPICH than its eager prefix on one node
+ * and 96 KB between nodes, and DIRECT_MIN bytes; long_msg): both ends
+ * know that, so
  * the sender knows which of its messages have a word coming, and takes
  * every one -- none is ever left unmatched.  A receive from a named source
  * sends its word first, before it waits; a wildcard receive sends it once

@@ -210,9 +210,28 @@ static void boundaries(void)
  * strided, each sent after a message of one element (so that no word is
  * owed and the schedule alone decides), and the pieces the sender posted
  * counted against the rule. */
+static int netsched; /* this pair's schedule is the network one (main) */
 static int net_sched(void)
 {
-    return SEG0 != 40960;
+    return netsched;
+}
+
+/* are the two processes on different nodes, as the library tells them
+ * (SRC/p2p.c, net_peer: the MPI processor names, or MPI's shared-memory
+ * view)?  Across the cluster test bed's hosts they are */
+static int peers_apart(void)
+{
+    char name[MPI_MAX_PROCESSOR_NAME] = {0}, other[MPI_MAX_PROCESSOR_NAME] = {0};
+    int len = 0, shared = 0;
+    MPI_Comm sh;
+    MPI_Get_processor_name(name, &len);
+    MPI_Sendrecv(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 1 - (int)me, 78, other,
+                 MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 1 - (int)me, 78, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &sh);
+    MPI_Comm_size(sh, &shared);
+    MPI_Comm_free(&sh);
+    return strcmp(name, other) != 0 || shared < 2;
 }
 static long prefix_pieces(void)
 {
@@ -231,10 +250,11 @@ static long prefix_q(long es)
 static long expected_pieces(long n, long es, long *longest)
 {
     const long q = prefix_q(es), pre = prefix_pieces(), top = net_sched() ? 2 : 4;
+    const long big = net_sched() ? 25 * 40960 : 40960; /* the first piece after the prefix */
     long e = 0, count = 0;
     *longest = 0;
     for (long j = 0;; j++) {
-        long full = j < pre ? q : (SEG0 << (j - pre < top ? j - pre : top)) / es;
+        long full = j < pre ? q : (big << (j - pre < top ? j - pre : top)) / es;
         long k = n - e < full ? n - e : full;
         count++;
         if (k * es > *longest) *longest = k * es;
@@ -246,7 +266,8 @@ static long expected_pieces(long n, long es, long *longest)
 static void eager_prefix(void)
 {
     for (int ti = 0; ti < 5; ti++) {
-        const long es = (long)T[ti].esz, q = prefix_q(es), s0 = SEG0 / es, pq = prefix_pieces() * q;
+        const long es = (long)T[ti].esz, q = prefix_q(es), pq = prefix_pieces() * q;
+        const long s0 = (net_sched() ? 25 * 40960 : 40960) / es;
         const long len[] = {8192 / es - 1, q - 1, q, q + 1, 2 * q, 3 * q + 3, 65536 / es,
                             pq - 1, pq, pq + 1, pq + s0, pq + s0 + 1};
         for (size_t k = 0; k < sizeof len / sizeof len[0]; k++) {
@@ -433,6 +454,8 @@ int main(int argc, char **argv)
     }
     Cblacs_get(-1, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, 2);
+    /* the pair's schedule: BLACS_P2P_SCHEDULE, else where the two are */
+    netsched = sched && !strcmp(sched, "net") ? 1 : sched && !strcmp(sched, "node") ? 0 : peers_apart();
     int a = 1;
     if (argc > a && !strcmp(argv[a], "lateword")) return late_word(sched && !strcmp(sched, "net"));
     if (argc > a && !strcmp(argv[a], "direct")) lag = 1, a++;
