@@ -37,7 +37,7 @@ static size_t npieces(const bi_coll *c)
 static size_t first_item(const bi_coll *c, size_t k, size_t s)
 {
     if (!c->plan.xpiece) return bi_block_first(c->count, k, s);
-    return s * c->plan.xpiece < c->count ? s * c->plan.xpiece : c->count;
+    return bi_piece_first(c->count, c->plan.xpiece, s);
 }
 #define FIRST(s) first_item(c, k, (s))
 #define PIECE(s) c->buf + FIRST(s) * c->isize, FIRST((s) + 1) - FIRST(s)

@@ -22,9 +22,9 @@ static void exchange(bi_coll *c, int peer, char *wd)
         bi_sendrecv(c, peer, c->buf, c->count, peer, wd, c->count, c->tag);
         return;
     }
-    const size_t pi = c->plan.xpiece, sz = pi * c->isize;
+    const size_t pi = c->plan.xpiece, n = c->count, sz = pi * c->isize;
     /* piece j: pi items, the last one what is left (none when pi divides) */
-#define PIECE(j) ((j) + 1 < k ? pi : c->count - (j) * pi)
+#define PIECE(j) (bi_piece_first(n, pi, (j) + 1) - bi_piece_first(n, pi, (j)))
     for (size_t j = 0; j < k; j++) bi_isend(c, peer, c->buf + j * sz, PIECE(j), c->tag);
     for (size_t j = 0; j < k; j++) bi_recv(c, peer, wd + j * sz, PIECE(j), c->tag);
 #undef PIECE

@@ -18,6 +18,14 @@ static inline size_t bi_block_first(size_t n, size_t k, size_t b)
 {
     return b * (n / k) + (b < n % k ? b : n % k);
 }
+/* n items cut into pieces of q >= 1 items, the last one what is left
+ * (none when q divides n and the pieces number n / q + 1): the first item
+ * of piece j, 0 <= j <= n / q + 1 (the exchange's and the two-process
+ * broadcast's pieces, plan.c) */
+static inline size_t bi_piece_first(size_t n, size_t q, size_t j)
+{
+    return j * q < n ? j * q : n;
+}
 /* rings or paths that a signed count nr (its sign a direction) gives over
  * np >= 2 processes: |nr|, at least 1 and at most Np-1 */
 static inline int bi_npaths(int nr, int np)

@@ -86,7 +86,8 @@ static int net_peer(const bi_ctx *c, int peer)
 
 /* Under MPICH the schedule starts with a prefix of pieces of what MPICH
  * sends eagerly (bi_xchg_piece): on one node 8 of 8,255 bytes (1,031
- * doubles), between nodes 4 of 16 KB, 64 KB in all either way.  MPICH
+ * doubles), between nodes 4 of 16 KB: as many as cover BI_XCHG_PIECED,
+ * 64 KB, the exchange's bound, for every type.  MPICH
  * 4.0.2 moves a longer message by a rendezvous, which costs several
  * times an eager one:
  *   - on one node, a rendezvous and a copy between the processes.  A
@@ -105,16 +106,16 @@ static int net_peer(const bi_ctx *c, int peer)
  * every message, not a schedule for short ones.  Open MPI's shared memory
  * does not take such pieces without their receiver (stop 88's relay
  * measurement, plan.c): no prefix there. */
-static inline int eager_pieces(int net)
+static inline int eager_pieces(size_t es, int net)
 {
-    return BI_MPICH ? (net ? 4 : 8) : 0;
+    if (!BI_MPICH) return 0;
+    const size_t q = bi_xchg_piece(es, !net) * es; /* bytes in each */
+    return (int)(((size_t)BI_XCHG_PIECED + q - 1) / q);
 }
-_Static_assert(8 * (BI_NODE_EAGER_MAX - 19) >= 65536.0 && 4 * BI_NET_EAGER >= 65536.0,
-               "the eager prefix holds 64 KB of every type");
 
 static size_t piece_elems(int j, size_t es, int net)
 {
-    const int pre = eager_pieces(net);
+    const int pre = eager_pieces(es, net);
     if (j < pre) return bi_xchg_piece(es, !net);
     j -= pre;
     size_t b = net ? (j < 2 ? SEG0_NET << j : SEGMAX_NET) : (j < 4 ? SEG0 << j : SEGMAX);
@@ -132,7 +133,7 @@ static size_t piece_elems(int j, size_t es, int net)
 #define NET_UNWORDED ((size_t)98304)
 static size_t unworded_elems(size_t es, int net)
 {
-    const int pre = eager_pieces(net);
+    const int pre = eager_pieces(es, net);
     if (pre && net) return NET_UNWORDED / es;
     return pre ? (size_t)pre * bi_xchg_piece(es, 1) : piece_elems(0, es, net);
 }
