@@ -34,8 +34,8 @@ int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
  * piece instead of the whole message (the rest overlaps the transfer).
  *
  * The pieces follow one fixed schedule both sides know: piece j has
- * piece_elems(j) elements (under MPICH a prefix of eager pieces first,
- * below; then SEG0 bytes, doubling up to SEGMAX).  A message shorter than the
+ * piece_elems(j) elements (under MPICH on one node a prefix of eager
+ * pieces first, below; then SEG0 bytes, doubling up to SEGMAX).  A message shorter than the
  * first piece is one piece (one MPI message, as always).  A longer
  * one is cut into full pieces while enough is left, then a last piece that
  * is shorter than its full size -- empty if the message ended exactly after
@@ -67,9 +67,8 @@ int bi_vpid(bi_ctx *c, Int r, Int col, Int ctxt, const char *routine, int argno,
  * 1.12 times MPI_Send at 10^4 / 10^5 doubles against 1.60 / 1.24 for the
  * shared-memory schedule; at 10^6 both were about 1.2.  So a peer on
  * another node gets pieces from about 1 MB on (SEG0_NET, again not a power
- * of two), doubling to 4 MB: after the eager prefix (below), the rest of
- * a message up to a megabyte goes whole, and a longer one still overlaps
- * the copy of piece j+1 with piece j's transfer.
+ * of two), doubling to 4 MB: a message up to a megabyte goes whole, and a
+ * longer one still overlaps the copy of piece j+1 with piece j's transfer.
  * Which schedule a pair uses depends only on the pair (c->node), so both
  * ends agree; BLACS_P2P_SCHEDULE=node or net forces one for every peer
  * (tests, measurements): the value of the grid's process 0, which every
@@ -84,57 +83,56 @@ static int net_peer(const bi_ctx *c, int peer)
     return c->node[peer] != c->node[c->iam];
 }
 
-/* Under MPICH the schedule starts with a prefix of pieces of what MPICH
- * sends eagerly (bi_xchg_piece): on one node 8 of 8,255 bytes (1,031
- * doubles), between nodes 4 of 16 KB: as many as cover BI_XCHG_PIECED,
- * 64 KB, the exchange's bound, for every type.  MPICH
- * 4.0.2 moves a longer message by a rendezvous, which costs several
- * times an eager one:
- *   - on one node, a rendezvous and a copy between the processes.  A
- *     ping-pong of MPI_Send/MPI_Recv alone (1 x 2, best of 7 rounds), one
- *     message against 8,255-byte pieces all posted first, took 5.5 against
- *     2.2 us at 16 KB, 5.9 against 4.0 at 32 KB, 6.9 both at 64 KB (data
- *     untouched); with each side writing what it sends and reading what it
- *     got, 8.8 against 4.3 at 32 KB, 12.7 against 8.1 at 64 KB, 20.2
- *     against 15.5 at 128 KB.
- *   - over TCP (UCX), a round trip more: on the test bed's bare link 18 KB
- *     took 18 us and 20 KB 55 (stop 91); DGESD2D + DGERV2D of 4,096 doubles
- *     67 us as one message, of 1,000 doubles 12.6.
- * So a message of 8 (16) KB to 64 KB goes in eager pieces, and a longer one
- * starts with them.  The schedule must not depend on the message's length
- * (a receiving shape may be longer than its message), hence a prefix for
- * every message, not a schedule for short ones.  Open MPI's shared memory
+/* Under MPICH on one node the schedule starts with a prefix of pieces of
+ * what MPICH sends eagerly there (bi_xchg_piece: 8,255 bytes, 1,031
+ * doubles), as many as cover BI_XCHG_PIECED (64 KB, the exchange's bound):
+ * 8 for every type.  MPICH 4.0.2 moves a longer message by a rendezvous
+ * and a copy between the processes, which costs several times an eager
+ * one: a ping-pong of MPI_Send/MPI_Recv alone (1 x 2, best of 7 rounds),
+ * one message against 8,255-byte pieces all posted first, took 5.5 against
+ * 2.2 us at 16 KB, 5.9 against 4.0 at 32 KB, 6.9 both at 64 KB (data
+ * untouched); with each side writing what it sends and reading what it
+ * got, 8.8 against 4.3 at 32 KB, 12.7 against 8.1 at 64 KB, 20.2 against
+ * 15.5 at 128 KB.  So a message of 8 KB to 64 KB goes in eager pieces, and
+ * a longer one starts with them.  The schedule must not depend on the
+ * message's length (a receiving shape may be longer than its message),
+ * hence a prefix for every message, not a schedule for short ones.
+ *   Between nodes, no prefix.  Four 16 KB pieces (eager over TCP with UCX)
+ * halved a two-process exchange of 32-80 KB on the test bed's bare link,
+ * but in ScaLAPACK they cost: simulated on node16 (TIMING/README section
+ * 8), PDPOTRF with the computation charged took 1.037 times the reference
+ * BLACS's time on 16x16 (N = 4,096) and 0.980 on 8x8 (N = 2,048), against
+ * 1.000 and 0.964 without the prefix.  Its transposes (64-96 KB, one from
+ * each process of a node at once) came later: with one 16 KB piece and
+ * the rest the loss was the same (1.030, 0.979), and with every byte in
+ * eager pieces too (6 or 8 pieces: 1.030-1.035, 0.977-0.980); whole, each
+ * moves when its receiver asks for it.  And a network's eager limit is its
+ * own (UCX sets one per transport), so pieces sized on TCP may be
+ * rendezvous on another network.  Open MPI's shared memory
  * does not take such pieces without their receiver (stop 88's relay
- * measurement, plan.c): no prefix there. */
+ * measurement, plan.c): no prefix there either. */
 static inline int eager_pieces(size_t es, int net)
 {
-    if (!BI_MPICH) return 0;
-    const size_t q = bi_xchg_piece(es, !net) * es; /* bytes in each */
+    if (!BI_MPICH || net) return 0;
+    const size_t q = bi_xchg_piece(es, 1) * es; /* bytes in each */
     return (int)(((size_t)BI_XCHG_PIECED + q - 1) / q);
 }
 
 static size_t piece_elems(int j, size_t es, int net)
 {
     const int pre = eager_pieces(es, net);
-    if (j < pre) return bi_xchg_piece(es, !net);
+    if (j < pre) return bi_xchg_piece(es, 1);
     j -= pre;
     size_t b = net ? (j < 2 ? SEG0_NET << j : SEGMAX_NET) : (j < 4 ? SEG0 << j : SEGMAX);
     return b / es; /* SEG0 is a multiple of 16: whole elements of every type */
 }
 
 /* the most elements a message that is not long may have (long_msg): its
- * eager prefix on one node, or without one its first piece.  Between
- * nodes, NET_UNWORDED bytes: past the prefix a message is cut in an eager
- * part and a rendezvous, and whole it came sooner.  With MPI alone on the
- * bare link (ping-pong, best of 5): 80,000 bytes took 49-55 us in the
- * prefix's pieces and the rest, 82-89 whole; 131,072 bytes 112-129 against
- * 76-96, 800,000 363-408 against 332-383.  A long message goes whole once
- * its receiver's word is owed (send_long). */
-#define NET_UNWORDED ((size_t)98304)
+ * eager prefix, or without one its first piece.  A long message goes
+ * whole once its receiver's word is owed (send_long). */
 static size_t unworded_elems(size_t es, int net)
 {
     const int pre = eager_pieces(es, net);
-    if (pre && net) return NET_UNWORDED / es;
     return pre ? (size_t)pre * bi_xchg_piece(es, 1) : piece_elems(0, es, net);
 }
 
@@ -223,9 +221,8 @@ static inline void isend(bi_ctx *c, bi_buf *b, size_t off, size_t k, MPI_Datatyp
  * of the sender's own subrange (msgid.c), which none of the receiver's
  * messages to the sender carries.  A word goes with message k of a pair
  * exactly when message k-1 of the pair was long (more than the first piece
- * of the pair's schedule, or under MPICH than its eager prefix on one node
- * and 96 KB between nodes, and DIRECT_MIN bytes; long_msg): both ends
- * know that, so
+ * of the pair's schedule, or under MPICH on one node than its eager
+ * prefix, and DIRECT_MIN bytes; long_msg): both ends know that, so
  * the sender knows which of its messages have a word coming, and takes
  * every one -- none is ever left unmatched.  A receive from a named source
  * sends its word first, before it waits; a wildcard receive sends it once

@@ -202,10 +202,11 @@ static void boundaries(void)
     one(4, NULL, NULL, 1000, 1, 1000, 5 * SEG0 / 16, 1, 5 * SEG0 / 16);
 }
 
-/* The eager prefix (SRC/p2p.c): under MPICH a message starts with pieces
- * of what MPICH sends eagerly, as many elements as fit in q bytes -- to a
- * peer on this node 8 of 8,255 bytes, with the network schedule 4 of
- * 16 KB -- then the pieces of SEG0 bytes on.  Another MPI: no prefix.
+/* The eager prefix (SRC/p2p.c): under MPICH a message to a peer on this
+ * node starts with 8 pieces of what MPICH sends eagerly, as many elements
+ * as fit in 8,255 bytes, then the pieces of SEG0 bytes on.  The network
+ * schedule and another MPI: no prefix (a message up to the first piece is
+ * one MPI message).
  * Lengths on, just below and just above its boundaries, contiguous and
  * strided, each sent after a message of one element (so that no word is
  * owed and the schedule alone decides), and the pieces the sender posted
@@ -236,7 +237,7 @@ static int peers_apart(void)
 static long prefix_pieces(void)
 {
 #ifdef MPICH_VERSION
-    return net_sched() ? 4 : 8;
+    return net_sched() ? 0 : 8;
 #else
     return 0;
 #endif
