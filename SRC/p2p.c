@@ -102,7 +102,7 @@ static int net_peer(const bi_ctx *c, int peer)
  * but in ScaLAPACK they cost: simulated on node16 (TIMING/README section
  * 8), PDPOTRF with the computation charged took 1.037 times the reference
  * BLACS's time on 16x16 (N = 4,096) and 0.980 on 8x8 (N = 2,048), against
- * 1.000 and 0.964 without the prefix.  Its transposes (64-96 KB, one from
+ * 1.000 and 0.965 without the prefix.  Its transposes (64-96 KB, one from
  * each process of a node at once) came later: with one 16 KB piece and
  * the rest the loss was the same (1.030, 0.979), and with every byte in
  * eager pieces too (6 or 8 pieces: 1.030-1.035, 0.977-0.980); whole, each
