@@ -273,7 +273,7 @@ static void eager_prefix(void)
                             pq - 1, pq, pq + 1, pq + s0, pq + s0 + 1};
         for (size_t k = 0; k < sizeof len / sizeof len[0]; k++) {
             blacs_int n = (blacs_int)len[k];
-            if (n < 1) continue; /* no prefix (another MPI): pq is 0 */
+            if (n < 1) continue; /* no prefix (network schedule, another MPI): pq is 0 */
             if (net_sched() && k >= 10 && T[ti].t != 'D') continue; /* 1 MB: keep the run short */
             for (int strided = 0; strided < 2; strided++) {
                 blacs_int m = strided ? 61 : n, nc = strided ? (n + 60) / 61 : 1;
