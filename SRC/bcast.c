@@ -73,12 +73,14 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
         c.buf = A;  /* a receiver's shape moved by MPI through its datatype */
         c.shape = contig ? NULL : s;
     } else if (words && sender && c.plan.direct == 2 &&
-               (contig || (!s->tr && bi_inplace(sc->nnodes > 1) &&
+               (contig || (!s->tr && bi_inplace(sc->nnodes > 1, c.count * c.isize) &&
                            c.count * c.isize <= INT_MAX))) {
         /* each send goes from A when its receiver's word is in, else from
          * the copy made while the source looked for it (transport.c); a
-         * GE shape through its datatype, where MPI packs as fast as we do
-         * or the receiver is on another node (shape.c; else from the copy) */
+         * GE shape through its datatype, where MPI moves it as fast as we
+         * copy: to another node, on one node with MPIs other than MPICH,
+         * and with MPICH from 96 KiB (shape.c, bi_inplace; else from the
+         * copy) */
         b = bi_buf_get(c.count * c.isize);
         c.buf = b->data;
         c.owner = b;

@@ -62,9 +62,11 @@ MPI_Datatype bi_shape_mpitype(const bi_shape *s);  /* committed; free with MPI_T
 /* non-contiguous shapes to MPI in place through their datatypes (else packed):
  * BLACS_BCAST_DATATYPE=0|1, default by MPI (shape.c) */
 int bi_bcast_mpi_inplace(void);
-/* the same for the letters' long messages, net: to or from a peer on
- * another node, where they go in place unless BLACS_BCAST_DATATYPE=0 */
-int bi_inplace(int net);
+/* the same for the letters' and point-to-point messages of `bytes`, net:
+ * to or from a peer on another node, where they go in place unless
+ * BLACS_BCAST_DATATYPE=0; on one node in place with MPIs other than
+ * MPICH, and with MPICH from 96 KiB (shape.c) */
+int bi_inplace(int net, size_t bytes);
 extern int bi_bcast_datatype; /* 0, 1 as set; 2 not set (by node); -1 not read yet */
 /* the same type kept for reuse (typekeep.c keeps the last 24 datatypes):
  * not to be freed; valid until the next call (which may replace it) or
@@ -609,9 +611,10 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag);        /* ret
 /* the whole vector (c->count items) from scope rank from into c->buf, or
  * into c->into when the caller passes nothing on (last) and it may go there */
 void bi_recv_vector(bi_coll *c, int from, int tag, int last);
-/* a non-contiguous shape goes to or from scope rank k in place: by
- * BLACS_BCAST_DATATYPE, whose default depends on k's node (shape.c) */
-int bi_inplace_with(const bi_scope *sc, int k);
+/* a non-contiguous shape of `bytes` goes to or from scope rank k in place:
+ * by BLACS_BCAST_DATATYPE, whose default depends on k's node and, on one
+ * node, on the length (shape.c) */
+int bi_inplace_with(const bi_scope *sc, int k, size_t bytes);
 MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag);
 /* wait for a receive bi_irecv posted (items from scope rank from) and check
  * that exactly items arrived */

@@ -397,7 +397,7 @@ BI_NOINLINE static void send_long(bi_ctx *c, const bi_shape *s, const void *A, i
      * libraries are slowest and least tried; the pieces are not) */
     bi_buf *b = bi_buf_take(nb);
     int copied = 0; /* A is in b already (the word's wait) */
-    if (word != MPI_REQUEST_NULL && *last && (contig || (!s->tr && bi_inplace(net))) &&
+    if (word != MPI_REQUEST_NULL && *last && (contig || (!s->tr && bi_inplace(net, nb))) &&
         nb <= INT_MAX) {
         size_t done = 0;
         /* on one node (the node schedule) it looks for the word only while
@@ -407,9 +407,9 @@ BI_NOINLINE static void send_long(bi_ctx *c, const bi_shape *s, const void *A, i
                             &done) &&
             (net || done < nb)) {
             bi_buf_release(b);
-            /* a GE shape through its datatype where MPI packs as fast as we
-             * do, or to another node, where MPI packs as the bytes leave
-             * (shape.c, bi_inplace) */
+            /* a GE shape through its datatype where MPI moves it as fast
+             * as we copy: to another node, where MPI packs as the bytes
+             * leave, and on one node long ones (shape.c, bi_inplace) */
             if (contig) send_direct(c, A, n, nb, t, dest, tag, routine);
             else send_direct(c, A, 1, nb, bi_shape_mpitype_cached(s), dest, tag, routine);
             bi_poll();
@@ -614,9 +614,9 @@ BI_NOINLINE static void recv_long(bi_ctx *c, const bi_shape *s, void *A, int src
     size_t whole = probe && n > p0 ? probe_count(c, src, tag, el, n * es, routine) : 0;
     if (whole > p0) { /* sent straight from A, in one message (bi_p2p_send) */
         if (contig) got = recv_piece(c, s, A, n, el, src, tag, 1, routine);
-        else if (whole == n && n * es <= INT_MAX && bi_inplace(net)) {
+        else if (whole == n && n * es <= INT_MAX && bi_inplace(net, n * es)) {
             /* the whole shape through its datatype, unpacked by MPI as the
-             * bytes arrive (from another node: shape.c, bi_inplace) */
+             * bytes arrive (from another node, or long: shape.c, bi_inplace) */
             recv_piece(c, s, A, 1, bi_shape_mpitype_cached(s), src, tag, 0, routine);
             got = n;
         } else {

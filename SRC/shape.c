@@ -252,18 +252,28 @@ MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s)
  * point-to-point receives (p2p.c) ask here, and so do the long sends
  * straight from A of a GE shape to a receiver that is there (the letters'
  * broadcasts, transport.c; point-to-point, p2p.c); other sends and the
- * letters' receivers pack.  In place saves our copy on each side, but MPI then copies
- * instead, and how well depends on the MPI.  On 2 ranks of this machine
- * (100 x 100 and 1000 x 1000 doubles, LDA 200 and 1200; medians of
- * alternated runs on a quiet machine), in place took 1.6 and 1.5 times as
- * long with MPICH 4.0.2, whose datatype engine copies element by element
- * below 16 KiB blocks (MPI_Pack 1.5-5 times bi_pack's time), and 0.9 and
- * 0.3 times as long with Open MPI 4.1.4, which packs as fast as we do.  So:
- * A point-to-point receive of 64 x 64, 300 x 300 and 1000 x 1000 doubles
- * (LDA 100, 400, 1200; echo on 2 ranks, medians of 5 alternated runs under
- * load) took 3.3, 1.6 and 1.6 times as long in place as unpacked with
- * MPICH.  So: packed under MPICH (and SMPI, which stands for it), in place
- * elsewhere.
+ * letters' receivers pack.  In place saves our copy on each side, but MPI
+ * then moves the shape itself, and how well depends on the MPI and the
+ * length.  On 2 ranks of this machine (100 x 100 and 1000 x 1000 doubles,
+ * LDA 200 and 1200; medians of alternated runs on a quiet machine), a ' '
+ * broadcast in place took 1.6 and 1.5 times as long with MPICH 4.0.2,
+ * whose datatype engine copies element by element below 16 KiB blocks
+ * (MPI_Pack 1.5-5 times bi_pack's time), and 0.9 and 0.3 times as long
+ * with Open MPI 4.1.4, which packs as fast as we do.  So MPI's own
+ * collectives (bi_bcast_mpi_inplace) take shapes packed under MPICH (and
+ * SMPI, which stands for it), in place elsewhere.
+ *   The letters' messages and point-to-point ones are single sends, and
+ * MPICH moves a long one on one node without packing it: with UCX (Debian's
+ * MPICH 4.0.2) the receiver reads the source's columns where they lie.
+ * There in place is the faster way from 80-100 KB on, packed below
+ * (2 ranks, medians of 21-31 trials, the receiver waiting; TIMING/README,
+ * "In place on one node"): an 'S' broadcast of 1984 x 64 doubles of a
+ * 2048-row A (992 KB, PDPOTRF's panel on 1 x 2) reached its receiver
+ * after 115-123 us in place, 152-280 us packed (MPI_Send of the datatype:
+ * 106-116); 1000 x 1000 of LDA 1200 (7.8 MB) after 1005 us against 1937;
+ * a DGESD2D/DGERV2D of 992 KB after 112 us against 242; but 100 x 100 of
+ * LDA 200 (78 KB) after 77 us in place, 31 packed.  So on one node under
+ * MPICH they go in place from BI_INPLACE_NODE_MIN bytes (bi_inplace).
  *   Between two nodes, the letters' long messages go in place with every
  * MPI (bi_inplace): there our copies stand in line with the transfer
  * (the source packs all before it sends, the receiver unpacks all after it
@@ -276,9 +286,10 @@ MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s)
  * A long point-to-point message whose receiver waits goes the same way
  * between two nodes (p2p.c: 2000 x 128 doubles over 10 Gbit/s, 2.8-3.1 ms
  * against 4.5-5.3 packed).
- * BLACS_BCAST_DATATYPE=0|1 overrides both.  Processes may differ: MPI
- * matches type signatures, and bcast_mpi.c's counted protocol is the same
- * either way. */
+ * BLACS_BCAST_DATATYPE=0|1 overrides all of these.  Processes may differ:
+ * MPI matches type signatures, and bcast_mpi.c's counted protocol is the
+ * same either way. */
+#define BI_INPLACE_NODE_MIN ((size_t)98304)
 #if BI_MPICH
 #define BI_INPLACE_DEFAULT 0
 #else
@@ -298,12 +309,14 @@ int bi_bcast_mpi_inplace(void)
     return v == 2 ? BI_INPLACE_DEFAULT : v;
 }
 
-int bi_inplace(int net)
+int bi_inplace(int net, size_t bytes)
 {
-    return net ? datatype_setting() != 0 : bi_bcast_mpi_inplace();
+    const int v = datatype_setting();
+    if (v != 2) return v;
+    return net || !BI_MPICH || bytes >= BI_INPLACE_NODE_MIN;
 }
 
-int bi_inplace_with(const bi_scope *sc, int k)
+int bi_inplace_with(const bi_scope *sc, int k, size_t bytes)
 {
-    return bi_inplace(sc->nnodes > 1 && sc->nodeof[k] != sc->nodeof[sc->me]);
+    return bi_inplace(sc->nnodes > 1 && sc->nodeof[k] != sc->nodeof[sc->me], bytes);
 }

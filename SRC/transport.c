@@ -293,7 +293,8 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
         /* a GE shape goes from A through its datatype (bcast.c says where),
          * whole messages only */
         if (c->lastdirect && c->fromshape &&
-            (off || items != c->count || k.made || !bi_inplace_with(c->sc, to))) {
+            (off || items != c->count || k.made ||
+             !bi_inplace_with(c->sc, to, c->count * c->isize))) {
             c->lastdirect = 0;
             bi_copy_upto(c, off + items * c->isize);
         }
@@ -353,11 +354,11 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
 
 /* A letter's receiver that passes nothing on takes the vector straight
  * into its A, through the shape's datatype, where that is the faster way
- * (shape.c: from another node, and with BLACS_BCAST_DATATYPE=1); the rest
- * receive into c->buf, which bcast.c unpacks. */
+ * (shape.c, bi_inplace: from another node, a long vector on one node); the
+ * rest receive into c->buf, which bcast.c unpacks. */
 void bi_recv_vector(bi_coll *c, int from, int tag, int last)
 {
-    if (!last || !c->into || !bi_inplace_with(c->sc, from)) {
+    if (!last || !c->into || !bi_inplace_with(c->sc, from, c->count * c->isize)) {
         bi_recv(c, from, c->buf, c->count, tag);
         return;
     }

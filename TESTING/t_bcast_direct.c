@@ -22,8 +22,11 @@
  *          which no receiver may see.
  * With "ge" the matrix is 1000 x 100 in LDA 1003: under
  * BLACS_BCAST_DATATYPE=1 the source sends it from A through its datatype,
- * otherwise (name it 0), and for 'C' always, from a packed copy; so do the
- * rings under MPICH, whose 8 KB pieces a datatype does not cut.
+ * under 0, and for 'C' always, from a packed copy; so do the rings under
+ * MPICH, whose 8 KB pieces a datatype does not cut.  Unset, as under 1 with
+ * MPIs other than MPICH; under MPICH as under 1 from 96 KiB (the 800 KB
+ * matrix, SRC/shape.c), as under 0 below it (the 16 KB one) and for ' '
+ * (MPI's own collective).
  *   t_bcast_direct TOPS [ge]
  * The source's wait for the words is made 100 ms (BLACS_MEMCPY_BETA,
  * BLACS_SOURCE_WAIT, set here), so that "here" holds on a loaded machine.
@@ -36,7 +39,8 @@
  * LDA 1003, then 100 x 20 in LDA 103 (BLACS_BCAST_DATATYPE=1 sends it from
  * A through its datatype) */
 static int M, NC, LD;
-static int ge_packed; /* "ge" under BLACS_BCAST_DATATYPE=0: always from a copy */
+/* "ge": BLACS_BCAST_DATATYPE 0 (always from a copy), 1, or unset (2) */
+static int ge_mode = 1;
 
 /* the library's sends of data at the source: from A, or from elsewhere;
  * to the late process (rank lateto of the grid's communicator) or others */
@@ -82,7 +86,11 @@ static void one(blacs_int ctxt, int np, int me, char top, int root, int late)
      * does not cut (plan.c's eager_pieces) */
     const double bytes = (double)M * NC * sizeof(double);
     const int pieced = strchr("IDSM", top) && tu_eager_pieces(np, bytes) > 1;
-    const int packed = ge_packed || (NC > 1 && (top == 'C' || pieced));
+    int by_default = 0; /* ge_mode 2: packed by the library's default */
+#if defined(MPICH_VERSION)
+    by_default = ge_mode == 2 && (top == ' ' || bytes < 98304);
+#endif
+    const int packed = ge_mode == 0 || by_default || (NC > 1 && (top == 'C' || pieced));
     tu_mat a;
     tu_mat_alloc(&a, sizeof(double), M, NC, LD);
     if (me == root) {
@@ -146,7 +154,7 @@ int main(int argc, char **argv)
     const int ge = argc > 2 && !strcmp(argv[2], "ge");
     if (ge) {
         const char *dt = getenv("BLACS_BCAST_DATATYPE");
-        ge_packed = !dt || strcmp(dt, "1");
+        ge_mode = !dt || !*dt ? 2 : strcmp(dt, "1") ? 0 : 1;
     }
     blacs_int me, np, ctxt;
     Cblacs_pinfo(&me, &np);

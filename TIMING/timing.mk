@@ -37,7 +37,8 @@ TIMING_OURS  := $(addprefix $(TDIR)/ours/,$(TIMING_PROGS))
 # the reference BLACS in libscalapack-mpich is built for MPICH and LP64 only
 TIMING_REFB  := $(if $(and $(REFBLACS),$(filter 4,$(INTSIZE)),$(if $(MPIFLAVOUR),,mpich)),$(addprefix $(TDIR)/ref/,$(TIMING_PROGS)))
 TIMING_BINS  := $(TIMING_OURS) $(TIMING_REFB) $(TDIR)/Tmo $(TDIR)/tanalyze \
-                $(TDIR)/ours/tword $(if $(TIMING_REFB),$(TDIR)/ref/tword)
+                $(TDIR)/ours/tword $(if $(TIMING_REFB),$(TDIR)/ref/tword) \
+                $(TDIR)/ours/tplace $(if $(TIMING_REFB),$(TDIR)/ref/tplace)
 TIMING_HDRS  := TIMING/tcommon.h TIMING/tpingpong.h SRC/blacs.h
 
 define TIMING_PROG_RULES
@@ -55,6 +56,7 @@ $(eval $(call TIMING_PROG_RULES,Tg,tg))
 $(eval $(call TIMING_PROG_RULES,bench,bench))
 $(eval $(call TIMING_PROG_RULES,blate,blate))
 $(eval $(call TIMING_PROG_RULES,tword,tword))
+$(eval $(call TIMING_PROG_RULES,tplace,tplace))
 
 $(TDIR)/Tmo: TIMING/tmachine.c TIMING/model_api.h $(TIMING_HDRS) $(CONFIG) $(LIBDIR)/libblacs.a
 	@mkdir -p $(dir $@)
