@@ -118,4 +118,25 @@ static inline double tmedian(double *v, int k)
     return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
+/* two processes (tword.c, tplace.c): the median of each one's k times;
+ * process 0 gets process 1's in *other (returns its own; process 1 its) */
+static inline double tmedian_pair(double *v, int k, int me, double *other)
+{
+    double mine = tmedian(v, k);
+    *other = 0;
+    if (me == 1) MPI_Send(&mine, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD);
+    else MPI_Recv(other, 1, MPI_DOUBLE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return mine;
+}
+
+/* the wrong items of all processes, said by process 0 ("prog: N what");
+ * returns their total there, 0 elsewhere */
+static inline long tbad_all(long bad, int me, const char *prog, const char *what)
+{
+    long all = 0;
+    MPI_Reduce(&bad, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (me == 0 && all) printf("%s: %ld %s\n", prog, all, what);
+    return all;
+}
+
 #endif

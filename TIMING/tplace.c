@@ -98,10 +98,8 @@ int main(int argc, char **argv)
                     }
                     if (k >= 0) t[k] = t1;
                 }
-                double mine = tmedian(t, reps), other = 0;
-                if (me == 1) MPI_Send(&mine, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD);
-                else {
-                    MPI_Recv(&other, 1, MPI_DOUBLE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                double other, mine = tmedian_pair(t, reps, (int)me, &other);
+                if (me == 0) {
                     printf("place,%s,%c,%ld,%ld,%ld,%.1f,%.1f\n", mpi ? "mpi" : TLIB, *o, m, nc, lda,
                            1e6 * mine, 1e6 * other);
                     fflush(stdout);
@@ -111,9 +109,7 @@ int main(int argc, char **argv)
         MPI_Type_free(&dt);
         free(A);
     }
-    long badall = 0;
-    MPI_Reduce(&bad, &badall, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (me == 0 && badall) printf("tplace: %ld wrong elements\n", badall);
+    const long badall = tbad_all(bad, (int)me, "tplace", "wrong elements");
     free(t);
     free(sh);
     Cblacs_gridexit(ctxt);

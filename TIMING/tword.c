@@ -87,19 +87,15 @@ int main(int argc, char **argv)
                     bad += A[n - 1] != (double)k || A[0] != 0;
                 }
             }
-            double mine = tmedian(t, reps), other = 0;
-            if (me == 1) MPI_Send(&mine, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD);
-            else {
-                MPI_Recv(&other, 1, MPI_DOUBLE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            double other, mine = tmedian_pair(t, reps, (int)me, &other);
+            if (me == 0) {
                 printf("word,%s,%ld,%g,%.1f,%.1f\n", mpi ? "mpi" : TLIB, n, delay[di], 1e6 * mine,
                        1e6 * other);
                 fflush(stdout);
             }
         }
     }
-    long badall = 0;
-    MPI_Reduce(&bad, &badall, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (me == 0 && badall) printf("tword: %ld wrong messages\n", badall);
+    const long badall = tbad_all(bad, (int)me, "tword", "wrong messages");
     free(A);
     free(t);
     if (delay != defd) free(delay);
