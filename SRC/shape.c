@@ -266,14 +266,14 @@ MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s)
  * MPICH moves a long one on one node without packing it: with UCX (Debian's
  * MPICH 4.0.2) the receiver reads the source's columns where they lie.
  * There in place is the faster way from 80-100 KB on, packed below
- * (2 ranks, medians of 21-31 trials, the receiver waiting; TIMING/README,
- * "In place on one node"): an 'S' broadcast of 1984 x 64 doubles of a
- * 2048-row A (992 KB, PDPOTRF's panel on 1 x 2) reached its receiver
- * after 115-123 us in place, 152-280 us packed (MPI_Send of the datatype:
- * 106-116); 1000 x 1000 of LDA 1200 (7.8 MB) after 1005 us against 1937;
- * a DGESD2D/DGERV2D of 992 KB after 112 us against 242; but 100 x 100 of
- * LDA 200 (78 KB) after 77 us in place, 31 packed.  So on one node under
- * MPICH they go in place from BI_INPLACE_NODE_MIN bytes (bi_inplace).
+ * (TIMING/tplace.c, 2 ranks, the receiver waiting, medians of 4 runs;
+ * TIMING/README, "In place on one node"): an 'S' broadcast of 1984 x 64
+ * doubles of a 2048-row A (992 KB, PDPOTRF's panel on 1 x 2) reached its
+ * receiver after 151 us in place, 226 us packed (MPI_Send of the
+ * datatype: 148); a DGESD2D/DGERV2D of 992 KB after 149 us against 214;
+ * but an 'S' broadcast of 100 x 100 of LDA 200 (78 KB) after 76 us in
+ * place, 52 packed.  So on one node under MPICH they go in place from
+ * BI_INPLACE_NODE_MIN bytes (bi_inplace).
  *   Between two nodes, the letters' long messages go in place with every
  * MPI (bi_inplace): there our copies stand in line with the transfer
  * (the source packs all before it sends, the receiver unpacks all after it
