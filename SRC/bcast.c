@@ -73,7 +73,7 @@ static void bcast(bi_ctx *cx, bi_scope *sc, const bi_topo *t, const bi_shape *s,
         c.buf = A;  /* a receiver's shape moved by MPI through its datatype */
         c.shape = contig ? NULL : s;
     } else if (words && sender && c.plan.direct == 2 &&
-               (contig || (!s->tr && bi_inplace(sc->nnodes > 1, c.count * c.isize) &&
+               (contig || (!s->tr && bi_inplace(sc->nnodes > 1, c.count * c.isize, 0) &&
                            c.count * c.isize <= INT_MAX))) {
         /* each send goes from A when its receiver's word is in, else from
          * the copy made while the source looked for it (transport.c); a

@@ -66,7 +66,7 @@ int bi_bcast_mpi_inplace(void);
  * to or from a peer on another node, where they go in place unless
  * BLACS_BCAST_DATATYPE=0; on one node in place with MPIs other than
  * MPICH, and with MPICH from 96 KiB (shape.c) */
-int bi_inplace(int net, size_t bytes);
+int bi_inplace(int net, size_t bytes, int recv);
 extern int bi_bcast_datatype; /* 0, 1 as set; 2 not set (by node); -1 not read yet */
 /* the same type kept for reuse (typekeep.c keeps the last 24 datatypes):
  * not to be freed; valid until the next call (which may replace it) or
@@ -614,7 +614,7 @@ void bi_recv_vector(bi_coll *c, int from, int tag, int last);
 /* a non-contiguous shape of `bytes` goes to or from scope rank k in place:
  * by BLACS_BCAST_DATATYPE, whose default depends on k's node and, on one
  * node, on the length (shape.c) */
-int bi_inplace_with(const bi_scope *sc, int k, size_t bytes);
+int bi_inplace_with(const bi_scope *sc, int k, size_t bytes, int recv);
 MPI_Request bi_irecv(bi_coll *c, int from, void *p, size_t items, int tag);
 /* wait for a receive bi_irecv posted (items from scope rank from) and check
  * that exactly items arrived */

@@ -397,7 +397,7 @@ BI_NOINLINE static void send_long(bi_ctx *c, const bi_shape *s, const void *A, i
      * libraries are slowest and least tried; the pieces are not) */
     bi_buf *b = bi_buf_take(nb);
     int copied = 0; /* A is in b already (the word's wait) */
-    if (word != MPI_REQUEST_NULL && *last && (contig || (!s->tr && bi_inplace(net, nb))) &&
+    if (word != MPI_REQUEST_NULL && *last && (contig || (!s->tr && bi_inplace(net, nb, 0))) &&
         nb <= INT_MAX) {
         size_t done = 0;
         /* on one node (the node schedule) it looks for the word only while
@@ -614,9 +614,10 @@ BI_NOINLINE static void recv_long(bi_ctx *c, const bi_shape *s, void *A, int src
     size_t whole = probe && n > p0 ? probe_count(c, src, tag, el, n * es, routine) : 0;
     if (whole > p0) { /* sent straight from A, in one message (bi_p2p_send) */
         if (contig) got = recv_piece(c, s, A, n, el, src, tag, 1, routine);
-        else if (whole == n && n * es <= INT_MAX && bi_inplace(net, n * es)) {
+        else if (whole == n && n * es <= INT_MAX && bi_inplace(net, n * es, 1)) {
             /* the whole shape through its datatype, unpacked by MPI as the
-             * bytes arrive (from another node, or long: shape.c, bi_inplace) */
+             * bytes arrive (from another node, or with MPIs other than
+             * MPICH: shape.c, bi_inplace) */
             recv_piece(c, s, A, 1, bi_shape_mpitype_cached(s), src, tag, 0, routine);
             got = n;
         } else {

@@ -294,7 +294,7 @@ void bi_isend(bi_coll *c, int to, const void *p, size_t items, int tag)
          * whole messages only */
         if (c->lastdirect && c->fromshape &&
             (off || items != c->count || k.made ||
-             !bi_inplace_with(c->sc, to, c->count * c->isize))) {
+             !bi_inplace_with(c->sc, to, c->count * c->isize, 0))) {
             c->lastdirect = 0;
             bi_copy_upto(c, off + items * c->isize);
         }
@@ -354,11 +354,12 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
 
 /* A letter's receiver that passes nothing on takes the vector straight
  * into its A, through the shape's datatype, where that is the faster way
- * (shape.c, bi_inplace: from another node, a long vector on one node); the
+ * (shape.c, bi_inplace: from another node, or on one node with MPIs other
+ * than MPICH, which there moves a datatype only with its sender); the
  * rest receive into c->buf, which bcast.c unpacks. */
 void bi_recv_vector(bi_coll *c, int from, int tag, int last)
 {
-    if (!last || !c->into || !bi_inplace_with(c->sc, from, c->count * c->isize)) {
+    if (!last || !c->into || !bi_inplace_with(c->sc, from, c->count * c->isize, 1)) {
         bi_recv(c, from, c->buf, c->count, tag);
         return;
     }

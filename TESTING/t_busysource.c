@@ -42,6 +42,16 @@
  * (ScaLAPACK's PDPOTRF over TCP, 1 x 2: 1.18 times the reference's time).
  * 'C' (scatter-collect) kept that behaviour until its source was changed
  * the same way.
+ *   'P' in TOPS is a point-to-point message instead (Cdgesd2d to process
+ * 1, Cdgerv2d there).  On one node under MPICH (make test, offmpi.list)
+ * with 'ge': MPICH 4.0.2 with UCX moves a long message by itself (the
+ * receiver reads it) only when both ends are contiguous; with a datatype
+ * at either end the transfer waits for the sender's next MPI call.  A
+ * receiver that took the shape in place through its datatype, behind a
+ * sender that had sent its contiguous copy and gone to compute, waited
+ * the whole computation (97 ms of 100 here, 'S' and 'P', the library of
+ * c33f63c): receivers on one node take such a message contiguously
+ * (SRC/shape.c, bi_inplace).
  */
 #include <time.h>
 #include "tutil.h"
@@ -118,13 +128,15 @@ int main(int argc, char **argv)
                 tu_mat_fill(&a, 'D', seed, NULL, NULL);
                 if (late < 0) sleep_s(-late);
                 const double called = mono(); /* one clock for both: the hosts share the kernel */
-                Cdgebs2d(ctxt, "R", top, rows, n, a.a, lda);
+                if (*top == 'P') Cdgesd2d(ctxt, rows, n, a.a, lda, 0, 1);
+                else Cdgebs2d(ctxt, "R", top, rows, n, a.a, lda);
                 compute(comp);
                 MPI_Send(&called, 1, MPI_DOUBLE, 1, 77, MPI_COMM_WORLD);
             } else {
                 if (late > 0) sleep_s(late);
                 const double t0 = mono();
-                Cdgebr2d(ctxt, "R", top, rows, n, a.a, lda, 0, 0);
+                if (*top == 'P') Cdgerv2d(ctxt, rows, n, a.a, lda, 0, 0);
+                else Cdgebr2d(ctxt, "R", top, rows, n, a.a, lda, 0, 0);
                 const double w = mono() - t0;
                 long bad = tu_mat_check(&a, 'D', seed, NULL, NULL, 0x5A, "broadcast");
                 TU_CHECK(bad == 0, "TOP '%s' round %d: %ld wrong elements", top, k, bad);
