@@ -616,8 +616,7 @@ BI_NOINLINE static void recv_long(bi_ctx *c, const bi_shape *s, void *A, int src
         if (contig) got = recv_piece(c, s, A, n, el, src, tag, 1, routine);
         else if (whole == n && n * es <= INT_MAX && bi_inplace(net, n * es, 1)) {
             /* the whole shape through its datatype, unpacked by MPI as the
-             * bytes arrive (from another node, or with MPIs other than
-             * MPICH: shape.c, bi_inplace) */
+             * bytes arrive (from another node: shape.c, bi_inplace) */
             recv_piece(c, s, A, 1, bi_shape_mpitype_cached(s), src, tag, 0, routine);
             got = n;
         } else {

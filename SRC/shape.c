@@ -273,14 +273,17 @@ MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s)
  * datatype: 148); a DGESD2D/DGERV2D of 992 KB after 149 us against 214;
  * but an 'S' broadcast of 100 x 100 of LDA 200 (78 KB) after 76 us in
  * place, 52 packed.  So on one node under MPICH sends straight from A go
- * in place from BI_INPLACE_NODE_MIN bytes (bi_inplace).  Receives there
- * stay packed: MPICH 4.0.2 with UCX moves a message by itself (the
+ * in place from BI_INPLACE_NODE_MIN bytes (bi_inplace), with other MPIs
+ * at every length.  Receives on one node are packed, with every MPI:
+ * MPICH 4.0.2 with UCX and Open MPI 4.1 move a message by itself (the
  * receiver reads it) only when both ends are contiguous; with a datatype
  * at either end the transfer waits for its sender's next MPI call.  A
  * sender from A waits for its send, but one whose receiver was not there
  * sends its copy and goes on, and a receiver that then took the shape in
  * place waited for the sender's whole computation
- * (TESTING/t_busysource.c, busysource_node_ge: 97 ms of 100).  The 992
+ * (TESTING/t_busysource.c, busysource_node_ge: 97 ms of 100, under both
+ * MPIs; 992 KB sent contiguously, received through a datatype, 5 ms late
+ * behind a sender that computed 5 ms, with either MPI).  The 992
  * KB 'S' broadcast above now reaches its receiver after 152 us (TIMING/
  * tplace.c, both in place 134, both packed 178, MPI_Send of the datatype
  * 128; the same run).
@@ -296,7 +299,7 @@ MPI_Datatype bi_shape_mpitype_cached(const bi_shape *s)
  * A long point-to-point message whose receiver waits goes the same way
  * between two nodes (p2p.c: 2000 x 128 doubles over 10 Gbit/s, 2.8-3.1 ms
  * against 4.5-5.3 packed).
- * recv: the receiving end (on one node under MPICH, packed).
+ * recv: the receiving end (on one node packed, with every MPI).
  * BLACS_BCAST_DATATYPE=0|1 overrides all of these.  Processes may differ:
  * MPI matches type signatures, and bcast_mpi.c's counted protocol is the
  * same either way. */
@@ -324,8 +327,9 @@ int bi_inplace(int net, size_t bytes, int recv)
 {
     const int v = datatype_setting();
     if (v != 2) return v;
-    if (net || !BI_MPICH) return 1;
-    return !recv && bytes >= BI_INPLACE_NODE_MIN;
+    if (net) return 1;
+    if (recv) return 0;
+    return !BI_MPICH || bytes >= BI_INPLACE_NODE_MIN;
 }
 
 int bi_inplace_with(const bi_scope *sc, int k, size_t bytes, int recv)

@@ -354,8 +354,8 @@ int bi_recv(bi_coll *c, int from, void *p, size_t items, int tag)
 
 /* A letter's receiver that passes nothing on takes the vector straight
  * into its A, through the shape's datatype, where that is the faster way
- * (shape.c, bi_inplace: from another node, or on one node with MPIs other
- * than MPICH, which there moves a datatype only with its sender); the
+ * (shape.c, bi_inplace: from another node; on one node MPI moves a
+ * datatype only while its sender is inside MPI); the
  * rest receive into c->buf, which bcast.c unpacks. */
 void bi_recv_vector(bi_coll *c, int from, int tag, int last)
 {
