@@ -283,7 +283,8 @@ void bi_bcast_mpi(bi_coll *c)
     bi_mpicount k = data_of(c);
     recv_part(c, comm, c->buf, k.n, k.dt, c->count * c->isize, c->plan.mark);
     bi_mpicount_free(&k);
-    /* the source takes every word, in this broadcast or on its buffer's queue */
-    bi_wait(&said, MPI_STATUS_IGNORE, 's', bi_scope_commrank(c->sc, c->root), c->tag, 0);
+    /* the source takes every word, in this broadcast or on its buffer's
+     * queue; the send is not waited for: the source may be outside MPI */
+    bi_buf_adopt(&said);
 #endif
 }

@@ -237,20 +237,25 @@ static void send_failed(int rc, const char *call, const bi_buf *b, int i)
  * are done hands its word's receive over to this list (orphans) and is
  * released; the list is tested when it is full and at FREEBUFF, and EXIT
  * gives what is left up to WORDS_WAIT seconds (a receiver a moment
- * behind), then cancels it. */
+ * behind), then cancels it.  The words' sends that are not complete when
+ * their receive has its data join the same list (bi_buf_adopt); EXIT lets
+ * those go (MPI_Request_free) rather than cancel them. */
 #define WORDS_WAIT 1.0
 static MPI_Request *orphan;
+static unsigned char *orphan_send; /* a word's send (bi_buf_adopt), not its receive */
 static int norphan, maxorphan;
 
 static void words_end(int cancel);
 
-static void adopt(MPI_Request r)
+static void adopt(MPI_Request r, int send)
 {
     if (norphan == maxorphan) words_end(0); /* the words come: most are in */
     if (norphan == maxorphan) {
         maxorphan = maxorphan ? 2 * maxorphan : 8;
         orphan = bi_alloc(orphan, (size_t)maxorphan * sizeof *orphan, NULL, "MPI requests");
+        orphan_send = bi_alloc(orphan_send, (size_t)maxorphan, NULL, "MPI requests");
     }
+    orphan_send[norphan] = (unsigned char)send;
     orphan[norphan++] = r;
 }
 
@@ -266,20 +271,50 @@ static void words_end(int cancel)
             left += orphan[i] != MPI_REQUEST_NULL;
         }
     } while (cancel && left && MPI_Wtime() - t0 < WORDS_WAIT);
+    /* a receive is cancelled; a send is let go (MPICH 4.0.2 with UCX and
+     * Open MPI 4.1 cancel no send: MPI_Wait then waits for its receiver) */
     for (int i = 0; cancel && i < norphan; i++)
-        if (orphan[i] != MPI_REQUEST_NULL) {
+        if (orphan[i] != MPI_REQUEST_NULL && orphan_send[i]) MPI_Request_free(&orphan[i]);
+        else if (orphan[i] != MPI_REQUEST_NULL) {
             MPI_Cancel(&orphan[i]);
             MPI_Wait(&orphan[i], MPI_STATUS_IGNORE);
         }
     int k = 0;
     for (int i = 0; i < norphan; i++)
-        if (orphan[i] != MPI_REQUEST_NULL) orphan[k++] = orphan[i];
+        if (orphan[i] != MPI_REQUEST_NULL) orphan_send[k] = orphan_send[i], orphan[k++] = orphan[i];
     norphan = k;
     if (!norphan) {
         free(orphan);
+        free(orphan_send);
         orphan = NULL;
+        orphan_send = NULL;
         maxorphan = 0;
     }
+}
+
+/* A receiver's word to its source (p2p.c, bcast.c, bcast_mpi.c) once the
+ * receive has its data: the send of no bytes is nearly always complete by
+ * then, but MPI may still hold it until the source is inside MPI (MPICH
+ * 4.0.2 with UCX, 3 processes on one node: the receiver of a DGESD2D that
+ * followed a long one waited in its word's MPI_Wait while the source,
+ * its send returned, waited outside MPI for a signal from the receiver --
+ * a hang; offmpi.list, offmpi_lazy_word_full).  The receive is done, and
+ * nothing the program does may have to wait for its source's next MPI
+ * call: so the send is tested once and, if it is not complete, left to
+ * the orphans (tested with them; FREEBUFF does not wait for it, EXIT
+ * gives it WORDS_WAIT as the words' receives, then lets it go).  A word
+ * is the library's own message, not a send of the program's, so nothing
+ * waits for it. */
+void bi_buf_adopt(MPI_Request *r)
+{
+    if (*r == MPI_REQUEST_NULL) return;
+    int done = 0;
+    BI_MPI(MPI_Test(r, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) return;
+    lock();
+    adopt(*r, 1);
+    unlock();
+    *r = MPI_REQUEST_NULL;
 }
 
 /* is request i complete?  (asked without driving MPI's progress when it is) */
@@ -314,7 +349,7 @@ static int test_buf(bi_buf *b)
         if (b->req[i] == MPI_REQUEST_NULL) continue;
         const int done = !b->unsure || req_done(b, i);
         if (!done && b->peer[i] <= BI_WORD_PEER(0)) { /* a word to come: not the buffer's */
-            adopt(b->req[i]);
+            adopt(b->req[i], 0);
             b->req[i] = MPI_REQUEST_NULL;
             continue;
         }
@@ -585,7 +620,7 @@ void bi_buf_freeall(int wait, const char *routine)
             bi_buf *b = head;
             for (int i = 0; i < b->nreq; i++) {
                 if (b->peer[i] <= BI_WORD_PEER(0)) {
-                    if (b->req[i] != MPI_REQUEST_NULL) adopt(b->req[i]);
+                    if (b->req[i] != MPI_REQUEST_NULL) adopt(b->req[i], 0);
                     b->req[i] = MPI_REQUEST_NULL;
                     continue;
                 }

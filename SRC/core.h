@@ -360,6 +360,7 @@ void bi_buf_post(bi_buf *b);                 /* sends posted: to the active queu
 void bi_buf_release(bi_buf *b);              /* not used for sends: back to ready/free */
 void bi_poll(void);                          /* test the active queue (every BLACS call) */
 void bi_buf_freeall(int wait, const char *routine); /* FREEBUFF (wait 0/1) / EXIT (2) */
+void bi_buf_adopt(MPI_Request *r);           /* a receiver's word sent: complete, or left to the orphans */
 size_t bi_buf_hwm(void);                     /* most bytes ever held (BLACS_STATS) */
 /* the progress thread's side (progress.c): share 1 before it starts (every
  * function above then holds the buffers' lock), 0 after it is joined;

@@ -32,6 +32,14 @@
  * sends behind.  Sends to other processes, receives and the other
  * collectives are MPI's own.  Thread-safe: the library's progress thread
  * tests too.
+ *
+ * LAZYMPI_FULL=1 is the other side of a full queue: the congested process
+ * r has not drained it, so a send to r completes only once r, inside MPI,
+ * has matched it, however long its sender waits (MPICH with UCX, 3
+ * processes on one node: a receiver's word to its source, a send of no
+ * bytes, waited in MPI_Wait while the source was outside MPI).  Every
+ * MPI_Isend to r is posted at once as MPI_Issend, which MPI completes only
+ * when r's receive matches it; nothing is late.
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -55,6 +63,7 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static late *list, **tail = &list; /* FIFO: handed to MPI in the order posted */
 static int slow = -2; /* -2: not read yet; -1: off; -3: every process */
 static double delay = 1.0;
+static int full; /* LAZYMPI_FULL: sends to the congested process are synchronous, not late */
 
 static double now(void)
 {
@@ -68,6 +77,7 @@ static void settings(void)
     if (slow != -2) return;
     const char *s = getenv("LAZYMPI_SLOW"), *d = getenv("LAZYMPI_DELAY");
     if (d) delay = atof(d);
+    full = getenv("LAZYMPI_FULL") && atoi(getenv("LAZYMPI_FULL")) > 0;
     slow = !s ? -1 : !strcmp(s, "all") ? -3 : atoi(s);
 }
 
@@ -194,9 +204,10 @@ static int keep(late *p, MPI_Request *req)
 static int post(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                 MPI_Request *req, int sync)
 {
-    if (!to_slow(dest, comm))
-        return sync ? PMPI_Issend(buf, count, dt, dest, tag, comm, req)
-                    : PMPI_Isend(buf, count, dt, dest, tag, comm, req);
+    const int to = to_slow(dest, comm);
+    if (!to || full)
+        return sync || to ? PMPI_Issend(buf, count, dt, dest, tag, comm, req)
+                          : PMPI_Isend(buf, count, dt, dest, tag, comm, req);
     return keep(&(late){.buf = buf, .count = count, .dest = dest, .tag = tag, .sync = sync,
                         .dt = dt, .comm = comm},
                 req);
@@ -221,7 +232,7 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, M
     collectives_first(comm);
     int me;
     PMPI_Comm_rank(comm, &me);
-    if (me != root || !holds_slow(comm)) return PMPI_Ibcast(buf, count, dt, root, comm, req);
+    if (me != root || !holds_slow(comm) || full) return PMPI_Ibcast(buf, count, dt, root, comm, req);
     return keep(&(late){.buf = buf, .count = count, .dest = root, .bcast = 1, .dt = dt,
                         .comm = comm},
                 req);

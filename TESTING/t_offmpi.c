@@ -20,7 +20,15 @@
  *                             and then waits outside MPI for a signal from
  *                             each receiver of the scope; the receivers
  *                             come 0.2 s late, receive, check, signal
- *   t_offmpi send ELEMS       the same with one point-to-point message
+ *   t_offmpi send ELEMS [ELEMS2]
+ *                             the same with one point-to-point message;
+ *                             with ELEMS2, 0 sends a second message of
+ *                             ELEMS2 doubles after the first, and 1 takes
+ *                             it 0.1 s after the first (outside MPI in
+ *                             between), so that a receive that follows a
+ *                             long message, whose receiver tells the source
+ *                             it is there (p2p.c, words), comes while the
+ *                             source has long been outside MPI
  *   t_offmpi sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST [TOP]]
  *                             a leave-on-one DGSUM2D (SCOPE A,
  *                             destination {0,0} and TOP ' ' unless given; in a row or
@@ -210,24 +218,31 @@ static void bcast(const char *top, char scope, blacs_int m)
     }
 }
 
-static void send1(blacs_int m)
+static void send1(blacs_int m, blacs_int m2)
 {
+    const blacs_int len[2] = {m, m2};
+    const int nmsg = m2 > 0 ? 2 : 1;
     if (me == 0) {
-        double *a = malloc((size_t)m * sizeof *a + 8);
-        fill(a, (size_t)m, 9);
-        double t0 = now(), q0 = runq_wait();
-        Cdgesd2d(ctxt, m, 1, a, m, 0, 1);
-        double t = now() - t0 - (runq_wait() - q0);
-        a[0] = -1;
-        TU_CHECK(t < STALL, "send of %ld doubles took %.3f s", (long)m, t);
+        for (int k = 0; k < nmsg; k++) {
+            double *a = malloc((size_t)len[k] * sizeof *a + 8);
+            fill(a, (size_t)len[k], 9 + k);
+            double t0 = now(), q0 = runq_wait();
+            Cdgesd2d(ctxt, len[k], 1, a, len[k], 0, 1);
+            double t = now() - t0 - (runq_wait() - q0);
+            a[0] = -1;
+            TU_CHECK(t < STALL, "send of %ld doubles took %.3f s", (long)len[k], t);
+            free(a);
+        }
         if (!wait_for(1, "got")) exit(3);
-        free(a);
     } else if (me == 1) {
         away(LATE, 1);
-        tu_mat a = recv_mat(m);
-        Cdgerv2d(ctxt, m, 1, a.a, m, 0, 0);
-        check_mat(&a, 9, "message");
-        tu_mat_free(&a);
+        for (int k = 0; k < nmsg; k++) {
+            if (k) away(0.1, 0);
+            tu_mat a = recv_mat(len[k]);
+            Cdgerv2d(ctxt, len[k], 1, a.a, len[k], 0, 0);
+            check_mat(&a, 9 + k, k ? "second message" : "message");
+            tu_mat_free(&a);
+        }
         signal_to(0, "got");
     }
 }
@@ -268,7 +283,7 @@ int main(int argc, char **argv)
     Cblacs_pinfo(&me_, &np_); /* the library starts MPI: MPI_THREAD_MULTIPLE, the progress thread */
     tu_init(&argc, &argv);
     if (argc < 3) {
-        fprintf(stderr, "usage: t_offmpi sends K ELEMS | swap ELEMS | bcast TOP SCOPE ELEMS NPROW NPCOL | send ELEMS | sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST [TOP]]\n");
+        fprintf(stderr, "usage: t_offmpi sends K ELEMS | swap ELEMS | bcast TOP SCOPE ELEMS NPROW NPCOL | send ELEMS [ELEMS2] | sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST [TOP]]\n");
         return 2;
     }
     tu_watchdog("t_offmpi", 120);
@@ -299,7 +314,7 @@ int main(int argc, char **argv)
     if (!strcmp(what, "sends") && argc >= 4) sends(atol(argv[2]), atol(argv[3]));
     else if (!strcmp(what, "swap")) swap(atol(argv[2]));
     else if (!strcmp(what, "bcast") && argc >= 7) bcast(argv[2], argv[3][0], atol(argv[4]));
-    else if (!strcmp(what, "send")) send1(atol(argv[2]));
+    else if (!strcmp(what, "send")) send1(atol(argv[2]), argc >= 4 ? atol(argv[3]) : 0);
     else if (!strcmp(what, "sum") && argc >= 8)
         sum(atol(argv[2]), argv[5][0], atol(argv[6]), atol(argv[7]), argc >= 9 ? argv[8] : blank);
     else if (!strcmp(what, "sum")) sum(atol(argv[2]), 'A', 0, 0, blank);
