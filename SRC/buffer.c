@@ -159,6 +159,7 @@ static int own_keep(bi_buf *b)
 {
     if (nown == NREADY || b->size > OWN_BYTES) return 0;
     b->nreq = 0;
+    b->lib = 0;
     own[nown++] = b;
     return 1;
 }
@@ -177,6 +178,7 @@ void bi_buf_release(bi_buf *b)
 static void release(bi_buf *b, int mine)
 {
     b->nreq = 0;
+    b->lib = 0;
     /* a receive's scratch may have gone past the cap (bi_buf_scratch):
      * kept, it would let sends hold more than BLACS_BUFMAX */
     if (bi_g.bufmax && inuse > bi_g.bufmax) {
@@ -239,7 +241,9 @@ static void send_failed(int rc, const char *call, const bi_buf *b, int i)
  * gives what is left up to WORDS_WAIT seconds (a receiver a moment
  * behind), then cancels it.  The words' sends that are not complete when
  * their receive has its data join the same list (bi_buf_adopt); EXIT lets
- * those go (MPI_Request_free) rather than cancel them. */
+ * those go (MPI_Request_free) rather than cancel them.  BLACS_DEBUG=3's
+ * descriptions (entry_debug.c, check.c) are the library's own messages
+ * too, and get the same at EXIT (lib_end). */
 #define WORDS_WAIT 1.0
 static MPI_Request *orphan;
 static unsigned char *orphan_send; /* a word's send (bi_buf_adopt), not its receive */
@@ -259,20 +263,24 @@ static void adopt(MPI_Request r, int send)
     orphan[norphan++] = r;
 }
 
+/* the orphans tested once: how many are left */
+static int words_left(void)
+{
+    int left = 0;
+    for (int i = 0; i < norphan; i++) {
+        int done = 0;
+        if (orphan[i] != MPI_REQUEST_NULL) MPI_Test(&orphan[i], &done, MPI_STATUS_IGNORE);
+        left += orphan[i] != MPI_REQUEST_NULL;
+    }
+    return left;
+}
+
+/* tested (cancel 0); at EXIT (1), after WORDS_WAIT (lib_end), what is left
+ * goes: a receive is cancelled; a send is let go (MPICH 4.0.2 with UCX and
+ * Open MPI 4.1 cancel no send: MPI_Wait then waits for its receiver) */
 static void words_end(int cancel)
 {
-    const double t0 = MPI_Wtime();
-    int left = 0;
-    do {
-        left = 0;
-        for (int i = 0; i < norphan; i++) {
-            int done = 0;
-            if (orphan[i] != MPI_REQUEST_NULL) MPI_Test(&orphan[i], &done, MPI_STATUS_IGNORE);
-            left += orphan[i] != MPI_REQUEST_NULL;
-        }
-    } while (cancel && left && MPI_Wtime() - t0 < WORDS_WAIT);
-    /* a receive is cancelled; a send is let go (MPICH 4.0.2 with UCX and
-     * Open MPI 4.1 cancel no send: MPI_Wait then waits for its receiver) */
+    words_left();
     for (int i = 0; cancel && i < norphan; i++)
         if (orphan[i] != MPI_REQUEST_NULL && orphan_send[i]) MPI_Request_free(&orphan[i]);
         else if (orphan[i] != MPI_REQUEST_NULL) {
@@ -612,12 +620,76 @@ void bi_buf_post(bi_buf *b)
     unlock();
 }
 
+/* EXIT's sends of the library's own (b->lib) not complete after
+ * WORDS_WAIT: let go, their memory kept until MPI_Finalize has returned
+ * (bi_buf_finalized), or for good if the program finalizes MPI itself */
+static bi_buf *parked, *let_go;
+
+/* a parked buffer's sends tested once: how many are left */
+static int lib_left(void)
+{
+    int left = 0;
+    for (bi_buf *b = parked; b; b = b->next)
+        for (int i = 0; i < b->nreq; i++) {
+            int done = 0;
+            if (b->req[i] != MPI_REQUEST_NULL) MPI_Test(&b->req[i], &done, MPI_STATUS_IGNORE);
+            left += b->req[i] != MPI_REQUEST_NULL;
+        }
+    return left;
+}
+
+/* BLACS_EXIT, once the program's sends are done: the library's own
+ * messages still in flight -- the words' sends and receives, and at
+ * BLACS_DEBUG=3 the descriptions' sends (parked) and receives (check.c) --
+ * get WORDS_WAIT together (a peer a moment behind: its part comes, and
+ * it finds this process inside MPI).  Then receives are dropped and sends
+ * let go: a peer may send its part only after this process has gone, and
+ * a send whose receive was dropped never completes where MPI completes it
+ * only once it is matched. */
+static void lib_end(void)
+{
+    const double t0 = MPI_Wtime();
+    while (words_left() + lib_left() + bi_check_left(0) && MPI_Wtime() - t0 < WORDS_WAIT) {}
+    if (norphan) words_end(1);
+    bi_check_left(1);
+    while (parked) {
+        bi_buf *b = parked;
+        parked = b->next;
+        int left = 0;
+        for (int i = 0; i < b->nreq; i++)
+            if (b->req[i] != MPI_REQUEST_NULL) MPI_Request_free(&b->req[i]), left++;
+        if (left) {
+            b->next = let_go;
+            let_go = b;
+        } else free_buf(b);
+    }
+}
+
+void bi_buf_finalized(void)
+{
+    lock();
+    while (let_go) {
+        bi_buf *b = let_go;
+        let_go = b->next;
+        free_buf(b);
+    }
+    unlock();
+}
+
 void bi_buf_freeall(int wait, const char *routine)
 {
     lock();
     if (wait && head) {
-        while (head) {
-            bi_buf *b = head;
+        for (bi_buf *b = head, *nx; b; b = nx) {
+            nx = b->next;
+            if (b->lib) { /* not the program's: EXIT's last (lib_end); FREEBUFF leaves it */
+                if (wait == 2) {
+                    unlink_active(b);
+                    b->next = parked;
+                    parked = b;
+                }
+                continue;
+            }
             for (int i = 0; i < b->nreq; i++) {
                 if (b->peer[i] <= BI_WORD_PEER(0)) {
                     if (b->req[i] != MPI_REQUEST_NULL) adopt(b->req[i], 0);
@@ -636,7 +708,8 @@ void bi_buf_freeall(int wait, const char *routine)
         free_finished();
     }
     free_ready();
-    if (norphan) words_end(wait == 2);
+    if (wait == 2) lib_end();
+    else if (norphan) words_end(0);
     unlock();
 }
 

@@ -2,8 +2,9 @@
  * check.c -- BLACS_DEBUG=3's cross-check descriptions still to arrive
  * (entry_debug.c posts their receives, LAWN 73 7.1.4; its sends are
  * buffered, buffer.c): compared when they arrive, at every BLACS call
- * (bi_poll) and wait of the hang detection, at GRIDEXIT, and dropped at
- * BLACS_EXIT.  Only MPI requests and the comparison: no call into the
+ * (bi_poll) and wait of the hang detection, at GRIDEXIT, and at
+ * BLACS_EXIT given a moment with the library's other messages of its own
+ * (buffer.c), then dropped.  Only MPI requests and the comparison: no call into the
  * rest of the library, so the buffer layer's poll can reach it.
  */
 #include <stdio.h>
@@ -44,9 +45,10 @@ static void arrived(const bi_chk *p)
 }
 
 /* compare what has arrived and free it; with last (BLACS_EXIT) the
- * descriptions still to come are cancelled */
-static void check_sweep(int last)
+ * descriptions still to come are cancelled.  How many are still to come */
+static int check_sweep(int last)
 {
+    int left = 0;
     for (bi_chk **pp = &pending, *p; (p = *pp);) {
         int done = 0;
         MPI_Status st;
@@ -59,6 +61,7 @@ static void check_sweep(int last)
             done = !cancelled ? 1 : -1;
         }
         if (!done) {
+            left++;
             pp = &p->next;
             continue;
         }
@@ -66,6 +69,7 @@ static void check_sweep(int last)
         if (done > 0) arrived(p);
         free(p);
     }
+    return left;
 }
 
 void bi_check_poll(void)
@@ -73,9 +77,9 @@ void bi_check_poll(void)
     if (pending) check_sweep(0);
 }
 
-void bi_check_exit(Int ctxt)
+int bi_check_left(int last)
 {
-    if (pending) check_sweep(ctxt < 0);
+    return pending ? check_sweep(last) : 0;
 }
 
 void bi_check_track(bi_chk *p)

@@ -186,10 +186,11 @@ void bi_check_track(bi_chk *p);
 void bi_check_differ(const bi_sig *m, int me, const bi_sig *o, int k, char *why, size_t n);
 BI_NORETURN void bi_check_fail(Int ctxt, const char *routine, const char *call, const char *why);
 /* compare the descriptions that have arrived (every BLACS call, through
- * bi_poll; GRIDEXIT of ctxt); ctxt < 0: BLACS_EXIT, after every grid's,
- * drops what is still to come */
+ * bi_poll; GRIDEXIT); bi_check_left: the same, and how many are still to
+ * come; with last (BLACS_EXIT, after WORDS_WAIT: buffer.c) those are
+ * dropped */
 void bi_check_poll(void);
-void bi_check_exit(Int ctxt);
+int bi_check_left(int last);
 /* wait.c: wait for one request; notices hangs at BLACS_DEBUG >= 2 and
  * counts waiting time for BLACS_STATS.  What it waits for (dir, peer as
  * bi_wait_text, base.h) goes into reports.  An MPI error stops the job
@@ -340,6 +341,8 @@ typedef struct bi_buf {
     int *peer;                     /* world rank of each send's destination (diagnostics) */
     char *data;                    /* 64-byte aligned */
     int unsure;                    /* active, its sends not known complete when posted */
+    int lib;                       /* the library's own messages (BLACS_DEBUG=3's descriptions):
+                                      FREEBUFF does not wait for them, EXIT not for ever */
 } bi_buf;
 bi_buf *bi_buf_get(size_t nbytes);           /* ready buffer or a new one; emergency wait */
 bi_buf *bi_buf_take(size_t nbytes);          /* the same without polling first */
@@ -361,6 +364,7 @@ void bi_buf_release(bi_buf *b);              /* not used for sends: back to read
 void bi_poll(void);                          /* test the active queue (every BLACS call) */
 void bi_buf_freeall(int wait, const char *routine); /* FREEBUFF (wait 0/1) / EXIT (2) */
 void bi_buf_adopt(MPI_Request *r);           /* a receiver's word sent: complete, or left to the orphans */
+void bi_buf_finalized(void);                 /* MPI_Finalize has returned: EXIT's sends let go are freed */
 size_t bi_buf_hwm(void);                     /* most bytes ever held (BLACS_STATS) */
 /* the progress thread's side (progress.c): share 1 before it starts (every
  * function above then holds the buffers' lock), 0 after it is joined;

@@ -50,11 +50,17 @@
  * Descriptions left to arrive later are compared when they do: by every
  * BLACS call (bi_poll) and every wait of the hang detection this level
  * includes, so a mismatch that makes an operation hang is still reported.
- * The descriptions sent are buffered sends (buffer.c), waited for at
- * BLACS_EXIT like the others.  A source may exit its grid before its
- * receivers have even called theirs: GRIDEXIT leaves the descriptions
- * still to come pending (MPI completes operations on a freed
- * communicator), BLACS_EXIT drops them. */
+ * The descriptions sent are buffered sends (buffer.c), but the library's
+ * own: FREEBUFF does not wait for them.  A source may exit its grid, and
+ * even the BLACS, before its receivers have called theirs: GRIDEXIT
+ * leaves the descriptions still to come pending (MPI completes operations
+ * on a freed communicator); BLACS_EXIT gives what is still in flight
+ * either way a moment (WORDS_WAIT), then drops the receives and lets the
+ * sends go.  It waited for its sends until they were taken: a receiver
+ * 0.2 s late sent its description to a source that had dropped its
+ * receive already, and when MPI completed that send only once matched
+ * (a full queue; lazympi's LAZYMPI_FULL) the receiver's BLACS_EXIT never
+ * returned (make fuzz-lazy; offmpi.list, offmpi_lazy_exit_full). */
 static int scope_tag(char id) { return id == 'r' ? 1 : id == 'c' ? 2 : 3; }
 
 static void crosscheck(bi_ctx *ctx, bi_scope *s)
@@ -87,6 +93,7 @@ static void crosscheck(bi_ctx *ctx, bi_scope *s)
      * BLACS_BUFMAX cap, as a receive's scratch is: the check must not make a
      * program fail that runs without it. */
     bi_buf *out = bi_buf_scratch(sizeof me);
+    out->lib = 1; /* not the program's send: EXIT does not wait for it for ever (buffer.c) */
     memcpy(out->data, &me, sizeof me);
     for (int k = 0; k < s->np; k++) {
         now[k] = NULL;

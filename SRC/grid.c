@@ -351,7 +351,7 @@ void bi_gridexit(Int h, const char *routine)
      * Csys2blacs_handle for a communicator of its own */
     if (c->syshandle > 0) bi_sys_release(c->syshandle, c->ucomm);
     if (c->chk != MPI_COMM_NULL) {
-        bi_check_exit(h);
+        bi_check_poll();
         BI_MPI_IN(MPI_Comm_free(&c->chk), "MPI_Comm_free", h, routine);
     }
     /* buffered sends and a TOP ' ' source's MPI_Ibcast still in flight
@@ -380,7 +380,7 @@ void bi_ctx_exit_all(void)
     free(bi_ctxs);
     bi_ctxs = NULL;
     bi_nctxs = 0;
-    bi_check_exit(-1);
+    bi_check_poll(); /* what is still to come: BLACS_EXIT's last wait (buffer.c) */
     bi_run_cleanups();
     bi_error_grid(-1, -1, -1);
 }

@@ -234,6 +234,7 @@ void bi_exit(Int cont)
         int down = 0;
         BI_MPI_IN(MPI_Finalized(&down), "MPI_Finalized", -1, "BLACS_EXIT");
         if (!down) BI_MPI_IN(MPI_Finalize(), "MPI_Finalize", -1, "BLACS_EXIT");
+        bi_buf_finalized();
     }
 }
 

@@ -37,6 +37,16 @@
  *                             destinations come 0.2 s late, every other
  *                             process returns and waits outside MPI for its
  *                             destination's signal
+ *   t_offmpi exit TOP ELEMS [LATE]
+ *                             {0,0} broadcasts ELEMS doubles on the 1 x NP
+ *                             grid and leaves at once (GRIDEXIT, then
+ *                             BLACS_EXIT(1), no call between); the
+ *                             receivers come LATE s (0.2) late, receive,
+ *                             check and leave the same way.  With BLACS_DEBUG=3
+ *                             every member sends the others a description
+ *                             of its call: a receiver's comes after its
+ *                             source has left, and no BLACS_EXIT may wait
+ *                             for it forever (nor longer than EXIT_WAIT)
  * A source whose call takes longer than STALL seconds (far more than the
  * transfer, far less than the receivers' delay) is a failure: it waited for
  * a receiver.  The time the machine took (the process's threads queued
@@ -57,6 +67,9 @@
 /* s: a send or source call longer than this waited (under valgrind, whose
  * runner sets VALGRIND, everything is some 50 times slower) */
 #define STALL (getenv("VALGRIND") ? 5.0 : 0.1)
+/* s: the longest a BLACS_EXIT may take in 'exit' (it may give the
+ * library's own messages a moment, not its peers' whole computation) */
+#define EXIT_WAIT (getenv("VALGRIND") ? 30.0 : 5.0)
 
 static char dir[256];
 static blacs_int ctxt, nprow, npcol, myrow, mycol;
@@ -218,6 +231,29 @@ static void bcast(const char *top, char scope, blacs_int m)
     }
 }
 
+/* 'exit': the broadcast, then straight out; the caller finishes */
+static void bcast_exit(const char *top, blacs_int m, double late)
+{
+    double *a = malloc((size_t)m * sizeof *a + 8);
+    if (me == 0) {
+        fill(a, (size_t)m, 6);
+        Cdgebs2d(ctxt, "A", (char *)top, m, 1, a, m);
+    } else {
+        away(late, 1);
+        tu_mat r = recv_mat(m);
+        Cdgebr2d(ctxt, "A", (char *)top, m, 1, r.a, m, 0, 0);
+        check_mat(&r, 6, "broadcast");
+        tu_mat_free(&r);
+    }
+    free(a);
+    Cblacs_gridexit(ctxt);
+    tu_watchdog("t_offmpi exit: BLACS_EXIT", (unsigned)(3 * EXIT_WAIT));
+    const double t0 = now();
+    Cblacs_exit(1);
+    const double t = now() - t0;
+    TU_CHECK(t < EXIT_WAIT, "BLACS_EXIT took %.3f s on process %d", t, me);
+}
+
 static void send1(blacs_int m, blacs_int m2)
 {
     const blacs_int len[2] = {m, m2};
@@ -283,7 +319,7 @@ int main(int argc, char **argv)
     Cblacs_pinfo(&me_, &np_); /* the library starts MPI: MPI_THREAD_MULTIPLE, the progress thread */
     tu_init(&argc, &argv);
     if (argc < 3) {
-        fprintf(stderr, "usage: t_offmpi sends K ELEMS | swap ELEMS | bcast TOP SCOPE ELEMS NPROW NPCOL | send ELEMS [ELEMS2] | sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST [TOP]]\n");
+        fprintf(stderr, "usage: t_offmpi sends K ELEMS | swap ELEMS | bcast TOP SCOPE ELEMS NPROW NPCOL | send ELEMS [ELEMS2] | sum ELEMS NPROW NPCOL [SCOPE RDEST CDEST [TOP]] | exit TOP ELEMS [LATE]\n");
         return 2;
     }
     tu_watchdog("t_offmpi", 120);
@@ -311,6 +347,18 @@ int main(int argc, char **argv)
     ctxt = ictxt;
     Cblacs_gridinit(&ctxt, "R", nprow, npcol);
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+    if (!strcmp(what, "exit") && argc >= 4) {
+        bcast_exit(argv[2], atol(argv[3]), argc >= 5 ? atof(argv[4]) : LATE);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me == 0) {
+            char cmd[300];
+            snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+            if (system(cmd)) {}
+        }
+        int rc = tu_finish();
+        MPI_Finalize();
+        return rc;
+    }
     if (!strcmp(what, "sends") && argc >= 4) sends(atol(argv[2]), atol(argv[3]));
     else if (!strcmp(what, "swap")) swap(atol(argv[2]));
     else if (!strcmp(what, "bcast") && argc >= 7) bcast(argv[2], argv[3][0], atol(argv[4]));
