@@ -312,6 +312,18 @@ static void sum(blacs_int m, char scope, blacs_int rd, blacs_int cd, char *top)
     free(a);
 }
 
+/* every process done: the signals' directory goes, and the counts */
+static int finish(void)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me == 0) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd)) {}
+    }
+    return tu_finish();
+}
+
 int main(int argc, char **argv)
 {
     blacs_int me_, np_;
@@ -349,13 +361,7 @@ int main(int argc, char **argv)
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
     if (!strcmp(what, "exit") && argc >= 4) {
         bcast_exit(argv[2], atol(argv[3]), argc >= 5 ? atof(argv[4]) : LATE);
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (me == 0) {
-            char cmd[300];
-            snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-            if (system(cmd)) {}
-        }
-        int rc = tu_finish();
+        int rc = finish();
         MPI_Finalize();
         return rc;
     }
@@ -371,13 +377,7 @@ int main(int argc, char **argv)
         return 2;
     }
     Cblacs_gridexit(ctxt);
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (me == 0) {
-        char cmd[300];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        if (system(cmd)) {}
-    }
-    int rc = tu_finish();
+    int rc = finish();
     Cblacs_exit(0);
     return rc;
 }
