@@ -263,17 +263,21 @@ static void adopt(MPI_Request r, int send)
     orphan[norphan++] = r;
 }
 
-/* the orphans tested once: how many are left */
-static int words_left(void)
+/* n requests tested once (complete ones become MPI_REQUEST_NULL): how
+ * many are left */
+static int reqs_left(MPI_Request *r, int n)
 {
     int left = 0;
-    for (int i = 0; i < norphan; i++) {
+    for (int i = 0; i < n; i++) {
         int done = 0;
-        if (orphan[i] != MPI_REQUEST_NULL) MPI_Test(&orphan[i], &done, MPI_STATUS_IGNORE);
-        left += orphan[i] != MPI_REQUEST_NULL;
+        if (r[i] != MPI_REQUEST_NULL) MPI_Test(&r[i], &done, MPI_STATUS_IGNORE);
+        left += r[i] != MPI_REQUEST_NULL;
     }
     return left;
 }
+
+/* the orphans tested once: how many are left */
+static int words_left(void) { return reqs_left(orphan, norphan); }
 
 /* tested (cancel 0); at EXIT (1), after WORDS_WAIT (lib_end), what is left
  * goes: a receive is cancelled; a send is let go (MPICH 4.0.2 with UCX and
@@ -629,12 +633,7 @@ static bi_buf *parked, *let_go;
 static int lib_left(void)
 {
     int left = 0;
-    for (bi_buf *b = parked; b; b = b->next)
-        for (int i = 0; i < b->nreq; i++) {
-            int done = 0;
-            if (b->req[i] != MPI_REQUEST_NULL) MPI_Test(&b->req[i], &done, MPI_STATUS_IGNORE);
-            left += b->req[i] != MPI_REQUEST_NULL;
-        }
+    for (bi_buf *b = parked; b; b = b->next) left += reqs_left(b->req, b->nreq);
     return left;
 }
 
