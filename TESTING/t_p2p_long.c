@@ -94,21 +94,7 @@ static void about_to_receive(void)
     if (lag) MPI_Send(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD);
 }
 
-typedef void (*gesd_t)(blacs_int, blacs_int, blacs_int, void *, blacs_int, blacs_int, blacs_int);
-typedef void (*trsd_t)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int,
-                       blacs_int, blacs_int);
-static const struct {
-    char t;
-    size_t esz;
-    gesd_t gesd, gerv;
-    trsd_t trsd, trrv;
-} T[] = {
-    {'I', sizeof(blacs_int), (gesd_t)Cigesd2d, (gesd_t)Cigerv2d, (trsd_t)Citrsd2d, (trsd_t)Citrrv2d},
-    {'S', sizeof(float), (gesd_t)Csgesd2d, (gesd_t)Csgerv2d, (trsd_t)Cstrsd2d, (trsd_t)Cstrrv2d},
-    {'D', sizeof(double), (gesd_t)Cdgesd2d, (gesd_t)Cdgerv2d, (trsd_t)Cdtrsd2d, (trsd_t)Cdtrrv2d},
-    {'C', 2 * sizeof(float), (gesd_t)Ccgesd2d, (gesd_t)Ccgerv2d, (trsd_t)Cctrsd2d, (trsd_t)Cctrrv2d},
-    {'Z', 2 * sizeof(double), (gesd_t)Czgesd2d, (gesd_t)Czgerv2d, (trsd_t)Cztrsd2d, (trsd_t)Cztrrv2d},
-};
+#define T tu_p2p_types
 
 /* first piece, bytes (SRC/p2p.c): boundaries at 1, 3, 7, 15, 31 x SEG0,
  * then +16; with BLACS_P2P_SCHEDULE=net (the schedule of peers on other

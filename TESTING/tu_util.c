@@ -132,6 +132,18 @@ long tu_mat_check(tu_mat *t, char type, int seed, tu_in_fn in, void *arg, unsign
     return bad;
 }
 
+#define G_(f) (tu_gesd_fn)(f)
+#define T_(f) (tu_trsd_fn)(f)
+const tu_p2p_type tu_p2p_types[5] = {
+    {'I', sizeof(blacs_int), G_(Cigesd2d), G_(Cigerv2d), T_(Citrsd2d), T_(Citrrv2d)},
+    {'S', sizeof(float), G_(Csgesd2d), G_(Csgerv2d), T_(Cstrsd2d), T_(Cstrrv2d)},
+    {'D', sizeof(double), G_(Cdgesd2d), G_(Cdgerv2d), T_(Cdtrsd2d), T_(Cdtrrv2d)},
+    {'C', 2 * sizeof(float), G_(Ccgesd2d), G_(Ccgerv2d), T_(Cctrsd2d), T_(Cctrrv2d)},
+    {'Z', 2 * sizeof(double), G_(Czgesd2d), G_(Czgerv2d), T_(Cztrsd2d), T_(Cztrrv2d)},
+};
+#undef G_
+#undef T_
+
 int tu_in_tr(blacs_int i, blacs_int j, void *arg)
 {
     const tu_tr *t = arg;

@@ -80,6 +80,19 @@ long tu_mat_check(tu_mat *t, char type, int seed, tu_in_fn in, void *arg, unsign
 /* value generator shared with the checks */
 double tu_val(int seed, blacs_int i, blacs_int j);
 
+/* each type's point-to-point routines, by letter (t_p2p, t_p2p_long):
+ * tu_p2p_types[k] for k = 0..4, the types I, S, D, C and Z */
+typedef void (*tu_gesd_fn)(blacs_int, blacs_int, blacs_int, void *, blacs_int, blacs_int, blacs_int);
+typedef void (*tu_trsd_fn)(blacs_int, char *, char *, blacs_int, blacs_int, void *, blacs_int,
+                           blacs_int, blacs_int);
+typedef struct {
+    char t;
+    size_t esz;
+    tu_gesd_fn gesd, gerv;
+    tu_trsd_fn trsd, trrv;
+} tu_p2p_type;
+extern const tu_p2p_type tu_p2p_types[5];
+
 /* trapezoid membership as the reference BLACS defines it (arg: tu_tr*) */
 typedef struct { char uplo, diag; blacs_int m, n; } tu_tr;
 int tu_in_tr(blacs_int i, blacs_int j, void *arg);
