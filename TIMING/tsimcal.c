@@ -164,6 +164,38 @@ int main(int argc, char **argv)
         qsort(t, GR, sizeof *t, cmp);
         gap[k] = t[0];
     }
+    /* an exchange after a computation: each process streams through
+     * memory for CP seconds (as ScaLAPACK's BLAS between two BLACS calls),
+     * then both exchange 8 bytes; the mean over CK exchanges, over both
+     * processes, median of R rounds.  What it costs beyond the ping-pong's
+     * one-way time (which the simulated exchange already takes) is
+     * SIM_COLD, charged at the first MPI call after a computation
+     * (TIMING/sim/simmpi.c): the call's own cost when its caches are cold,
+     * and the wait for a partner whose computation ran late */
+    enum { CK = 400 };
+    const double CP = 50e-6;
+    const size_t SN = (size_t)1 << 21; /* 16 MB of doubles */
+    double *sw = calloc(SN, sizeof *sw), coldx[R];
+    if (!sw) MPI_Abort(MPI_COMM_WORLD, 2);
+    size_t spos = 0;
+    for (int r = 0; r < R; r++) {
+        double sum = 0, both = 0, y = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int i = 0; i < CK; i++) {
+            for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < CP;)
+                for (int k = 0; k < 512; k++, spos = (spos + 1) % SN) sw[spos] = sw[spos] * 0.999 + 1.0;
+            double t0 = MPI_Wtime();
+            MPI_Request q;
+            MPI_Irecv(&y, 1, MPI_DOUBLE, 1 - me, 7, MPI_COMM_WORLD, &q);
+            MPI_Send(&x, 1, MPI_DOUBLE, 1 - me, 7, MPI_COMM_WORLD);
+            MPI_Wait(&q, MPI_STATUS_IGNORE);
+            sum += MPI_Wtime() - t0;
+        }
+        MPI_Allreduce(&sum, &both, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        coldx[r] = both / (2.0 * CK);
+    }
+    qsort(coldx, R, sizeof *coldx, cmp);
+    free(sw);
     /* the eager threshold */
     if (!buf) MPI_Abort(MPI_COMM_WORLD, 2);
     int eager = 0;
@@ -213,6 +245,10 @@ int main(int argc, char **argv)
         if (orx > orcap) orx = orcap;
         printf("#   a ping-pong's one-way time: 8 bytes %.3f us, 4 MB %.1f us (%.3g bytes/s)\n", lat[R / 2] * 1e6,
                big[R / 2] * 1e6, bw);
+        const double coldc = coldx[R / 2] > lat[R / 2] ? coldx[R / 2] - lat[R / 2] : 0;
+        printf("#   an exchange of 8 bytes after %.0f us of computation each %.3f us (median of %d rounds of %d):\n"
+               "#   SIM_COLD %.3f us beyond the one-way time\n",
+               CP * 1e6, coldx[R / 2] * 1e6, R, CK, coldc * 1e6);
         printf("#   a copy of 256 KB: %.3g us a byte (%.1f GB/s)\n", cpy[R / 2], 1e-3 / cpy[R / 2]);
         /* the factors: bandwidth between pauses over SIM_BW, within 1 and 64 */
         char bwf[512];
@@ -234,8 +270,9 @@ int main(int argc, char **argv)
         }
         snprintf(bwf + o, sizeof bwf - (size_t)o, "%d:1", 1 << (GK1 + 1));
         printf("\n");
-        printf("export SIM_OS=%.3g SIM_OR=%.3g SIM_EAGER=%d SIM_LAT=%.3g SIM_BW=%.3g SIM_COPY=%.3g SIM_BWF='%s'\n",
-               post[R / 2], orx, eager, lat[R / 2], bw, cpy[R / 2], bwf);
+        printf("export SIM_OS=%.3g SIM_OR=%.3g SIM_EAGER=%d SIM_LAT=%.3g SIM_BW=%.3g SIM_COPY=%.3g SIM_COLD=%.3g "
+               "SIM_BWF='%s'\n",
+               post[R / 2], orx, eager, lat[R / 2], bw, cpy[R / 2], coldc, bwf);
     }
     MPI_Finalize();
     return 0;

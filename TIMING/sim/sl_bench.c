@@ -263,7 +263,7 @@ int main(int argc, char **argv)
         for (int it = 0; it <= warmup; it++) {
             if (it == warmup) {
                 sl_wrap_reset();
-                sl_flops_reset();
+                sl_flops_reset(r);
                 MPI_Barrier(MPI_COMM_WORLD);
                 t0 = MPI_Wtime();
             }
@@ -280,6 +280,7 @@ int main(int argc, char **argv)
             }
         }
         t = MPI_Wtime() - t0;
+        sl_flops_end();
         double kern[3], *kall = me == 0 ? malloc(sizeof(double) * 3 * (size_t)np) : NULL;
         sl_flops_get(&kern[0], &kern[1]);
         kern[2] = t - kern[1] - sl_wrap_seconds();

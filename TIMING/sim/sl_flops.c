@@ -29,6 +29,7 @@
  * lengths too).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sl_wrap.h"
@@ -54,6 +55,13 @@ static int fclass(double flops)
     return e < NCLASS ? e : NCLASS - 1;
 }
 
+/* one outermost wrapped call of a trace (SL_TRACE, sl_wrap.h): its gap key,
+ * the seconds of the gap before it and of the call (0 for a BLACS call) */
+typedef struct {
+    int key;
+    float gap, dur;
+} trec;
+
 #ifdef SL_REAL
 /* The real build (build/real-scalapack, sl_real.sh): nothing is charged;
  * each wrapped call is timed instead, and its count added, by kernel and
@@ -64,6 +72,9 @@ static int fclass(double flops)
 #include <mpi.h>
 static double kflops, ksecs, tab[NK][NCLASS][2], gap[SL_GAP_KEYS][2], last = -1;
 static int gdepth; /* wrapped calls under way: only the outermost is timed */
+static trec *trace;  /* SL_TRACE: the timed run's calls so far */
+static size_t ntrace, ctrace;
+static char tpath[4096]; /* where they go; empty: no trace */
 #define CHARGED(k, flops, call)                              \
     do {                                                     \
         const double f_ = (flops);                           \
@@ -72,18 +83,37 @@ static int gdepth; /* wrapped calls under way: only the outermost is timed */
         call;                                                \
         const double t1_ = sl_gap_exit();                    \
         const double s_ = d_ ? 0 : t1_ - t0_;                \
+        if (!d_ && ntrace) trace[ntrace - 1].dur = (float)s_; \
         ksecs += s_;                                         \
         kflops += f_;                                        \
         tab[k][c_][0] += f_;                                 \
         tab[k][c_][1] += s_;                                 \
     } while (0)
 
-void sl_flops_reset(void)
+void sl_flops_reset(const char *routine)
 {
     kflops = ksecs = 0;
     memset(tab, 0, sizeof tab);
     memset(gap, 0, sizeof gap);
     last = -1; /* the first gap would hold the driver's barrier */
+    const char *p = getenv("SL_TRACE");
+    int me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    tpath[0] = 0;
+    ntrace = 0;
+    if (p && *p) snprintf(tpath, sizeof tpath, "%s.%s.%d", p, routine, me);
+}
+
+void sl_flops_end(void)
+{
+    if (!tpath[0]) return;
+    FILE *f = fopen(tpath, "wb");
+    if (!f || fwrite(trace, sizeof *trace, ntrace, f) != ntrace || fclose(f)) {
+        perror(tpath);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    tpath[0] = 0;
+    ntrace = 0;
 }
 
 double sl_gap_enter(int key)
@@ -93,6 +123,14 @@ double sl_gap_enter(int key)
     if (last >= 0) {
         gap[key][0] += now - last;
         gap[key][1] += 1;
+    }
+    if (tpath[0]) {
+        if (ntrace == ctrace) {
+            ctrace = ctrace ? 2 * ctrace : 65536;
+            trace = realloc(trace, ctrace * sizeof *trace);
+            if (!trace) MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+        trace[ntrace++] = (trec){key, last >= 0 ? (float)(now - last) : 0.0f, 0.0f};
     }
     return now;
 }
@@ -173,10 +211,43 @@ static int charging(void)
     return charge_on;
 }
 
-/* the gap before a call of this key, as the real run had it (SL_RATES) */
+/* computation of f flops on this rank's host, told to the simulation's MPI
+ * layer (simmpi.c: the first communication call after it pays SIM_COLD) */
+void simmpi_computed(double s);
+static void execute(double f)
+{
+    smpi_execute_flops(f);
+    simmpi_computed(f / sg_host_get_speed(sg_host_self()));
+}
+
+/* SL_TRACE: the timed run's calls as the real run made them (sl_wrap.h) */
+static trec *trace;
+static size_t ntrace, itrace;
+static int replay;
+static double tdur; /* the seconds of the call under way, from the trace */
+
+static void execute_s(double s)
+{
+    smpi_execute_flops(s * sg_host_get_speed(sg_host_self()));
+    simmpi_computed(s);
+}
+
+/* the gap before a call of this key, as the real run had it (SL_RATES), or
+ * as it was before this very call (SL_TRACE) */
 static void gap_charge(int key)
 {
-    if (!gdepth++ && charging() && gapf[key] > 0) smpi_execute_flops(gapf[key]);
+    if (gdepth++ || !charging()) return;
+    if (replay) {
+        if (itrace >= ntrace || trace[itrace].key != key) {
+            fprintf(stderr, "sl_flops: SL_TRACE: call %zu of the timed run has key %d, the trace %d\n", itrace,
+                    key, itrace < ntrace ? trace[itrace].key : -1);
+            exit(2);
+        }
+        if (trace[itrace].gap > 0) execute_s(trace[itrace].gap);
+        tdur = trace[itrace++].dur;
+        return;
+    }
+    if (gapf[key] > 0) execute(gapf[key]);
 }
 
 double sl_gap_enter(int key)
@@ -195,8 +266,13 @@ void sl_gap_table(double *t) { memset(t, 0, sizeof(double) * 2 * SL_GAP_KEYS); }
 
 static void charge(int k, int c, double flops)
 {
+    if (replay) { /* the outermost call: its traced seconds; one inside it: nothing */
+        if (gdepth == 1 && tdur > 0) execute_s(tdur);
+        tdur = 0;
+        return;
+    }
     if (!charging() || flops <= 0) return;
-    smpi_execute_flops(spf_all < 0 ? flops : flops * spf[k][c]);
+    execute(spf_all < 0 ? flops : flops * spf[k][c]);
 }
 #define CHARGED(k, flops, call)                  \
     do {                                         \
@@ -208,7 +284,43 @@ static void charge(int k, int c, double flops)
         --gdepth;                                \
     } while (0)
 
-void sl_flops_reset(void) {}
+void sl_flops_reset(const char *routine)
+{
+    const char *p = getenv("SL_TRACE");
+    free(trace);
+    trace = NULL;
+    ntrace = itrace = 0;
+    replay = 0;
+    if (!p || !*p || !charging()) return;
+    char path[4096];
+    int me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    snprintf(path, sizeof path, "%s.%s.%d", p, routine, me);
+    FILE *f = fopen(path, "rb");
+    long len = -1;
+    if (f && !fseek(f, 0, SEEK_END)) len = ftell(f);
+    if (!f || len < 0 || fseek(f, 0, SEEK_SET)) {
+        perror(path);
+        exit(2);
+    }
+    ntrace = (size_t)len / sizeof *trace;
+    trace = malloc(ntrace ? ntrace * sizeof *trace : 1);
+    if (!trace || fread(trace, sizeof *trace, ntrace, f) != ntrace) {
+        fprintf(stderr, "sl_flops: SL_TRACE: cannot read %s\n", path);
+        exit(2);
+    }
+    fclose(f);
+    replay = 1;
+}
+
+void sl_flops_end(void)
+{
+    if (replay && itrace != ntrace) {
+        fprintf(stderr, "sl_flops: SL_TRACE: the timed run made %zu calls, the trace has %zu\n", itrace, ntrace);
+        exit(2);
+    }
+    replay = 0;
+}
 
 void sl_flops_get(double *flops, double *seconds) { *flops = *seconds = 0; }
 

@@ -86,7 +86,7 @@ ROUT=${SLR_ROUTINES:-getrf,potrf,geqrf,sytrd}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 JOBS=${SLR_JOBS:-2} # simulations at once (each is one process; never beside a real run)
 WARM=${SLR_WARMUP:-1} # untimed runs of each routine before the timed one, real and simulated (above)
-RATE=${SLR_RATE:-call} # where the simulated hosts' computation rates come from (above)
+RATE=${SLR_RATE:-trace} # where the simulated hosts' computation comes from (above)
 BWF=${SLR_BWF:-bed} # where the bandwidth goes by message size (above)
 LOGP=${SLR_LOG:-} # every BLACS call of every run, real and simulated (SL_LOG, sl_wrap.c): LOGP.real_* and LOGP.sim_*
 case $BWF in
@@ -94,8 +94,8 @@ case $BWF in
   *) echo "sl_real.sh: SLR_BWF is bed, all or none, not '$BWF'" >&2; exit 2 ;;
 esac
 case $RATE in
-  call | grid | kernel | 1x1) ;;
-  *) echo "sl_real.sh: SLR_RATE=$RATE: not call, grid, kernel or 1x1"; exit 2 ;;
+  call | trace | grid | kernel | 1x1) ;;
+  *) echo "sl_real.sh: SLR_RATE=$RATE: not call, trace, grid, kernel or 1x1"; exit 2 ;;
 esac
 C=TESTING/cluster/cluster.sh
 for x in "$RB/sl_bench_ref" "$RB/sl_bench_ours" "$RB/Tsim" "$SB/sl_bench_ref" "$SB/sl_bench_ours"; do
@@ -126,7 +126,9 @@ real() {
     [ "$RATE" = 1x1 ] &&
       timeout -k 5 600 "$@" -n 1 env SL_WARMUP="$WARM" "$RB/sl_bench_ref" "$ROUT" "$N" "$NB" 1 1 > "$RAW/real_${set}_1x1_$r.out" 2>&1
     for lib in ref ours; do
-      timeout -k 5 600 "$@" -n 2 env SL_WARMUP="$WARM" SL_LOG="${LOGP:+$LOGP.real_${set}_${g}_${lib}_$r}" "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
+      local tr=
+      [ "$RATE" = trace ] && tr=$RAW/trace_${set}_${g}_${lib}_$r
+      timeout -k 5 600 "$@" -n 2 env SL_WARMUP="$WARM" SL_TRACE="$tr" SL_LOG="${LOGP:+$LOGP.real_${set}_${g}_${lib}_$r}" "$RB/sl_bench_$lib" "$ROUT" "$N" "$NB" "$p" "$q" > "$RAW/real_${set}_${g}_${lib}_$r.out" 2>&1
       awk -F, -v s="$set" -v g="$g" -v l="$lib" -v r="$r" -v csv="$CSV" -v kcsv="$KCSV" -v tcsv="$TCSV" -v gcsv="$GCSV" '
         $1 == "SLB" { printf "%s,%s,%s,real,%s,%s,%s,%s,%s\n", s, g, l, $2, $3, $7, $10, r >> csv }
         $1 == "SLK" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", s, g, l, r, $2, $3, $4, $5, $6 >> kcsv }
@@ -218,7 +220,7 @@ sim() {
   local set=$1 g=$2 p q r lib rt
   p=${g%x*}; q=${g#*x}
   local line; line=$(grep '^export SIM_' "$RAW/tsim_$set.txt") || { echo "sl_real.sh: no calibration for $set"; return 1; }
-  local SIM_OS SIM_OR= SIM_EAGER SIM_LAT SIM_BW SIM_COPY=5e-5 SIM_BWF=
+  local SIM_OS SIM_OR= SIM_EAGER SIM_LAT SIM_BW SIM_COPY=5e-5 SIM_BWF= SIM_COLD=0
   eval "${line#export }"
   SIM_OR=${SIM_OR:-$SIM_OS} # (a calibration from before Tsim measured receives)
   local cfg
@@ -247,12 +249,13 @@ sim() {
     fi
     for ((r = 1; r <= nrep; r++)); do
       for lib in ref ours; do
-        local f=$RAW/sim_${set}_${g}_${lib}_${rt//,/_}_$r slrates=
-        if [ "$mode" = grid ] || [ "$mode" = kernel ] || [ "$mode" = call ]; then
+        local f=$RAW/sim_${set}_${g}_${lib}_${rt//,/_}_$r slrates= tr=
+        if [ "$mode" = grid ] || [ "$mode" = kernel ] || [ "$mode" = call ] || [ "$mode" = trace ]; then
           speed=$(rates "$set" "$g" "$rt" "$lib" "$r")
           [ -n "$speed" ] || { echo "sl_real.sh: no computation rates of $rt, $lib, round $r on $set $g"; continue; }
         fi
-        if [ "$mode" = call ]; then
+        [ "$mode" = trace ] && tr=$RAW/trace_${set}_${g}_${lib}_$r
+        if [ "$mode" = call ] || [ "$mode" = trace ]; then
           slrates=$f.rates
           callrates "$set" "$g" "$rt" "$lib" "$r" "$slrates" ||
             { echo "sl_real.sh: no rates by call of $rt, $lib, round $r on $set $g"; continue; }
@@ -260,7 +263,7 @@ sim() {
         platform "$f.xml" "$speed"
         if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
         (unset SIM_PPN BLACS_ALPHA BLACS_BETA
-         SL_LOG=${LOGP:+$LOGP.sim_${set}_${g}_${lib}_${rt//,/_}_$r} SL_WARMUP=$WARM SL_RATES=$slrates SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q" \
+         SL_LOG=${LOGP:+$LOGP.sim_${set}_${g}_${lib}_${rt//,/_}_$r} SL_WARMUP=$WARM SL_RATES=$slrates SL_TRACE=$tr SIM_COLD=${SLR_COLD:-$SIM_COLD} SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q" \
            > "$f.out" 2> "$f.err"
          rc=$(sim_status $? "$f.err")
          [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; exit 1; }

@@ -10,8 +10,15 @@ extern int sl_in_blacs;
 /* sl_flops.c: in the real build, the operation count and the seconds of
  * this process's wrapped BLAS and LAPACK calls since the reset (zero in
  * the simulated one, which charges them instead) */
-void sl_flops_reset(void);
+void sl_flops_reset(const char *routine);
 void sl_flops_get(double *flops, double *seconds);
+/* The end of the timed run that sl_flops_reset began.  With SL_TRACE=prefix
+ * (sl_real.sh, SLR_RATE=trace) the real build writes every outermost
+ * wrapped call of the timed run, in order -- its key (below), the gap
+ * before it, and for a BLAS or LAPACK call its seconds -- to
+ * prefix.<routine>.<rank>, and the simulated one charges each call of its
+ * timed run exactly that, where it would charge its kind's average */
+void sl_flops_end(void);
 /* the same by kernel (SL_FLOPS_KERNELS: the wrapped routines, in the order
  * of sl_flops.c) and class of operation count (SL_FLOPS_CLASSES:
  * 1 + floor(log2 flops)): t[(kernel * SL_FLOPS_CLASSES + class) * 2 + 0]
