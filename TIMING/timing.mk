@@ -100,7 +100,7 @@ bench: $(BENCH_BINS)
 
 # the machine model (T_c, T_s, T_m, T_o fitted as in LAWN 73 3.3) printed
 # as the BLACS_* settings to export, then the simulated MPI's settings
-# (Tsim: SIM_OS, SIM_EAGER for TIMING/sim/smpi.sh); calibrate-hosts: the
+# (Tsim: SIM_OS, SIM_OR, SIM_EAGER for TIMING/sim/smpi.sh); calibrate-hosts: the
 # machine across two hosts of the network test bed
 .PHONY: calibrate calibrate-hosts
 calibrate: $(TIMING_BINS) $(TDIR)/Tsim

@@ -38,8 +38,11 @@
  *              64 KB of burst) such a message of up to 16 KB crosses at
  *              the speed of memory, not of the rate;
  * and, for the record, a failed MPI_Test and MPI_Iprobe (the simulation's
- * polls nap instead: TIMING/sim/simmpi.c).  Part of make calibrate;
- * TIMING/sim/sl_real.sh makes its two-host platforms from SIM_LAT and SIM_BW.
+ * polls nap instead: TIMING/sim/simmpi.c), and a send and a receive made
+ * after 50 us of computation through memory (the simulation charges
+ * neither more than SIM_OS and SIM_OR: TIMING/README, section 8.3).
+ * Part of make calibrate; TIMING/sim/sl_real.sh makes its two-host
+ * platforms from SIM_LAT and SIM_BW.
  * Usage: mpiexec -n 2 Tsim
  */
 #include <stdio.h>
@@ -164,37 +167,60 @@ int main(int argc, char **argv)
         qsort(t, GR, sizeof *t, cmp);
         gap[k] = t[0];
     }
-    /* an exchange after a computation: each process streams through
-     * memory for CP seconds (as ScaLAPACK's BLAS between two BLACS calls),
-     * then both exchange 8 bytes; the mean over CK exchanges, over both
-     * processes, median of R rounds.  What it costs beyond the ping-pong's
-     * one-way time (which the simulated exchange already takes) is
-     * SIM_COLD, charged at the first MPI call after a computation
-     * (TIMING/sim/simmpi.c): the call's own cost when its caches are cold,
-     * and the wait for a partner whose computation ran late */
+    /* for the record, MPI calls after a computation: a process streams
+     * through memory for CP seconds (as ScaLAPACK's BLAS between two BLACS
+     * calls), then (cs) sends 8 bytes to a receiver waiting in MPI, which
+     * answers at once: the round trip less two one-way times; or (cr)
+     * receives 8 bytes that came while it computed, against the same
+     * receive made as soon as a probe in MPI sees them (wr).  Means of CK,
+     * medians of R rounds.  The simulation charges a message no more than
+     * SIM_OS and SIM_OR either way (TIMING/README, section 8.3) */
     enum { CK = 400 };
     const double CP = 50e-6;
     const size_t SN = (size_t)1 << 21; /* 16 MB of doubles */
-    double *sw = calloc(SN, sizeof *sw), coldx[R];
+    double *sw = calloc(SN, sizeof *sw), csend[R], crecv[R], wrecv[R];
     if (!sw) MPI_Abort(MPI_COMM_WORLD, 2);
     size_t spos = 0;
     for (int r = 0; r < R; r++) {
-        double sum = 0, both = 0, y = 0;
-        MPI_Barrier(MPI_COMM_WORLD);
-        for (int i = 0; i < CK; i++) {
-            for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < CP;)
-                for (int k = 0; k < 512; k++, spos = (spos + 1) % SN) sw[spos] = sw[spos] * 0.999 + 1.0;
-            double t0 = MPI_Wtime();
-            MPI_Request q;
-            MPI_Irecv(&y, 1, MPI_DOUBLE, 1 - me, 7, MPI_COMM_WORLD, &q);
-            MPI_Send(&x, 1, MPI_DOUBLE, 1 - me, 7, MPI_COMM_WORLD);
-            MPI_Wait(&q, MPI_STATUS_IGNORE);
-            sum += MPI_Wtime() - t0;
+        double sum[3] = {0, 0, 0}, y = 0;
+        for (int k = 0; k < 3; k++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            for (int i = 0; i < CK; i++) {
+                const int busy = k == 0 ? 0 : 1; /* the rank that computes (k < 2) or probes */
+                if (me == busy && k < 2)
+                    for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < CP;)
+                        for (int j = 0; j < 512; j++, spos = (spos + 1) % SN) sw[spos] = sw[spos] * 0.999 + 1.0;
+                if (k == 0) { /* 0 computes, sends; 1 waits and answers */
+                    double t0 = MPI_Wtime();
+                    if (me == 0) {
+                        MPI_Send(&x, 1, MPI_DOUBLE, 1, 7, MPI_COMM_WORLD);
+                        MPI_Recv(&y, 1, MPI_DOUBLE, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                        sum[0] += MPI_Wtime() - t0;
+                    } else {
+                        MPI_Recv(&y, 1, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                        MPI_Send(&x, 1, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD);
+                    }
+                } else if (me == 0) { /* 0 sends, 1 takes it after computing (k 1) or at once (k 2) */
+                    MPI_Send(&x, 1, MPI_DOUBLE, 1, 7, MPI_COMM_WORLD);
+                    MPI_Recv(&y, 1, MPI_DOUBLE, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                } else {
+                    for (int f = k == 1; !f;) MPI_Iprobe(0, 7, MPI_COMM_WORLD, &f, MPI_STATUS_IGNORE);
+                    double t0 = MPI_Wtime();
+                    MPI_Recv(&y, 1, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    sum[k] += MPI_Wtime() - t0;
+                    MPI_Send(&x, 1, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD);
+                }
+            }
         }
-        MPI_Allreduce(&sum, &both, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        coldx[r] = both / (2.0 * CK);
+        MPI_Bcast(&sum[0], 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        MPI_Bcast(&sum[1], 2, MPI_DOUBLE, 1, MPI_COMM_WORLD);
+        csend[r] = sum[0] / CK;
+        crecv[r] = sum[1] / CK;
+        wrecv[r] = sum[2] / CK;
     }
-    qsort(coldx, R, sizeof *coldx, cmp);
+    qsort(csend, R, sizeof *csend, cmp);
+    qsort(crecv, R, sizeof *crecv, cmp);
+    qsort(wrecv, R, sizeof *wrecv, cmp);
     free(sw);
     /* the eager threshold */
     if (!buf) MPI_Abort(MPI_COMM_WORLD, 2);
@@ -245,10 +271,9 @@ int main(int argc, char **argv)
         if (orx > orcap) orx = orcap;
         printf("#   a ping-pong's one-way time: 8 bytes %.3f us, 4 MB %.1f us (%.3g bytes/s)\n", lat[R / 2] * 1e6,
                big[R / 2] * 1e6, bw);
-        const double coldc = coldx[R / 2] > lat[R / 2] ? coldx[R / 2] - lat[R / 2] : 0;
-        printf("#   an exchange of 8 bytes after %.0f us of computation each %.3f us (median of %d rounds of %d):\n"
-               "#   SIM_COLD %.3f us beyond the one-way time\n",
-               CP * 1e6, coldx[R / 2] * 1e6, R, CK, coldc * 1e6);
+        printf("#   after %.0f us of computation: a send of 8 bytes %.3f us beyond a ping-pong's (round trip\n"
+               "#   less two one-way times), a receive of 8 bytes already there %.3f us (%.3f us at once)\n",
+               CP * 1e6, (csend[R / 2] - 2 * lat[R / 2]) * 1e6, crecv[R / 2] * 1e6, wrecv[R / 2] * 1e6);
         printf("#   a copy of 256 KB: %.3g us a byte (%.1f GB/s)\n", cpy[R / 2], 1e-3 / cpy[R / 2]);
         /* the factors: bandwidth between pauses over SIM_BW, within 1 and 64 */
         char bwf[512];
@@ -270,9 +295,8 @@ int main(int argc, char **argv)
         }
         snprintf(bwf + o, sizeof bwf - (size_t)o, "%d:1", 1 << (GK1 + 1));
         printf("\n");
-        printf("export SIM_OS=%.3g SIM_OR=%.3g SIM_EAGER=%d SIM_LAT=%.3g SIM_BW=%.3g SIM_COPY=%.3g SIM_COLD=%.3g "
-               "SIM_BWF='%s'\n",
-               post[R / 2], orx, eager, lat[R / 2], bw, cpy[R / 2], coldc, bwf);
+        printf("export SIM_OS=%.3g SIM_OR=%.3g SIM_EAGER=%d SIM_LAT=%.3g SIM_BW=%.3g SIM_COPY=%.3g SIM_BWF='%s'\n",
+               post[R / 2], orx, eager, lat[R / 2], bw, cpy[R / 2], bwf);
     }
     MPI_Finalize();
     return 0;

@@ -6,8 +6,7 @@
 # the simulated MPI of every simulation (SIMCFG, SIM_MPICH); and that a
 # request made after MPI_Request_get_status found another done is not
 # taken for that one (the layer's aliases); and that a send of SIM_EAGER
-# bytes is eager there, one of twice as many not; and that the first
-# communication call after a charged computation pays SIM_COLD, once.  Ends with
+# bytes is eager there, one of twice as many not.  Ends with
 # "N passed, M failed"; skips without SimGrid.
 set -u
 if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then

@@ -54,36 +54,6 @@
 #include <string.h>
 #include <time.h>
 #include <mpi.h>
-#include <simgrid/host.h>
-
-/* The first communication call after a computation pays SIM_COLD seconds
- * (make bench-scalapack; unset or 0: nothing).  On MPICH an MPI call that
- * follows a stretch of computation through memory costs far more than
- * the same call in a loop, and the processes of a pair that each computed
- * wait for the later of the two: over this machine's shared memory an
- * exchange of 8 bytes after 50 us of computation each took 2-5 us where
- * a ping-pong's one-way time is 0.2 (Tsim, TIMING/tsimcal.c, measures it
- * as SIM_COLD).  ScaLAPACK calls the BLACS between computations, so each
- * of its messages pays that, which per-message costs measured in a loop
- * (SIM_OS, SIM_OR) leave out.  The computation is what the ScaLAPACK
- * benchmark charges (TIMING/sim/sl_flops.c tells simmpi_computed); the
- * other simulations charge none, so nothing changes for them. */
-static double computed; /* seconds charged since the last communication call */
-void simmpi_computed(double s);
-void simmpi_computed(double s) { computed += s; }
-
-static void cold(void)
-{
-    static double c = -1;
-    if (!(computed > 0)) return;
-    computed = 0;
-    if (c < 0) {
-        const char *e = getenv("SIM_COLD");
-        c = e && *e ? atof(e) : 0;
-        if (!(c > 0)) c = 0;
-    }
-    if (c > 0) smpi_execute_flops(c * sg_host_get_speed(sg_host_self()));
-}
 
 #define KEPT 2048 /* a broadcast's words from every receiver of a 1,024-rank scope fit */
 static MPI_Request kept[KEPT]; /* finished by get_status's test, freed by SMPI */
@@ -221,7 +191,6 @@ static void nap_end(void) { cur.key = &cur; }
 
 int MPI_Isend(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm comm, MPI_Request *r)
 {
-    cold();
     int rc = PMPI_Isend(b, n, t, dst, tag, comm, r);
     if (*r == (MPI_Request)cur.key) nap_end();
     *r = made(*r);
@@ -230,7 +199,6 @@ int MPI_Isend(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm c
 
 int MPI_Issend(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm comm, MPI_Request *r)
 {
-    cold();
     int rc = PMPI_Issend(b, n, t, dst, tag, comm, r);
     if (*r == (MPI_Request)cur.key) nap_end();
     *r = made(*r);
@@ -254,7 +222,6 @@ static int derived(MPI_Datatype dt)
 int MPI_Iallreduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                    MPI_Request *r)
 {
-    cold();
     if (derived(dt)) {
         int rc = MPI_Allreduce(sb, rb, n, dt, op, comm);
         *r = alias_new(MPI_REQUEST_NULL, 1);
@@ -268,7 +235,6 @@ int MPI_Iallreduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, 
 int MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
                 MPI_Request *r)
 {
-    cold();
     if (derived(dt)) {
         int rc = MPI_Reduce(sb, rb, n, dt, op, root, comm);
         *r = alias_new(MPI_REQUEST_NULL, 1);
@@ -281,7 +247,6 @@ int MPI_Ireduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, int
 
 int MPI_Irecv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *r)
 {
-    cold();
     int rc = PMPI_Irecv(b, n, t, src, tag, comm, r);
     if (*r == (MPI_Request)cur.key) nap_end();
     *r = made(*r);
@@ -697,7 +662,6 @@ static ib *ib_of(MPI_Request r)
 
 int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req)
 {
-    cold();
     int size = 0, np = 0;
     PMPI_Comm_size(comm, &np);
     if (count < 0 || root < 0 || root >= np || PMPI_Type_size(dt, &size) != MPI_SUCCESS)
@@ -771,7 +735,6 @@ static int test1(MPI_Request *r, int *flag, MPI_Status *st)
 
 int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *s)
 {
-    cold();
     if (r == MPI_REQUEST_NULL) return PMPI_Request_get_status(r, flag, s);
     alias *a = aliases ? alias_of(r) : NULL;
     if (a) { /* the alias stays until the caller's test or wait: no reuse */
@@ -811,7 +774,6 @@ int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *s)
 
 int MPI_Test(MPI_Request *r, int *flag, MPI_Status *s)
 {
-    cold();
     ib_progress();
     const MPI_Request was = *r;
     int rc = test1(r, flag, s);
@@ -824,7 +786,6 @@ static int wait_progress(MPI_Request *r, MPI_Status *s);
 
 int MPI_Wait(MPI_Request *r, MPI_Status *s)
 {
-    cold();
     if (nkept && forget(*r)) {
         *r = MPI_REQUEST_NULL;
         return MPI_SUCCESS;
@@ -851,7 +812,6 @@ int MPI_Wait(MPI_Request *r, MPI_Status *s)
 
 int MPI_Waitany(int n, MPI_Request *r, int *idx, MPI_Status *s)
 {
-    cold();
     for (;;) {
         int ours = 0, live = 0;
         for (int i = 0; i < n && ibs && !ours; i++) ours = r[i] != MPI_REQUEST_NULL && ib_of(r[i]);
@@ -925,7 +885,6 @@ static int wait_progress(MPI_Request *r, MPI_Status *s)
 
 int MPI_Recv(void *buf, int n, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Status *s)
 {
-    cold();
     if (!npending) return PMPI_Recv(buf, n, dt, src, tag, comm, s);
     MPI_Request r;
     int rc = PMPI_Irecv(buf, n, dt, src, tag, comm, &r);
@@ -934,7 +893,6 @@ int MPI_Recv(void *buf, int n, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
 
 int MPI_Send(const void *buf, int n, MPI_Datatype dt, int dst, int tag, MPI_Comm comm)
 {
-    cold();
     if (!npending) return PMPI_Send(buf, n, dt, dst, tag, comm);
     MPI_Request r;
     int rc = PMPI_Isend(buf, n, dt, dst, tag, comm, &r);
@@ -943,7 +901,6 @@ int MPI_Send(const void *buf, int n, MPI_Datatype dt, int dst, int tag, MPI_Comm
 
 int MPI_Ssend(const void *buf, int n, MPI_Datatype dt, int dst, int tag, MPI_Comm comm)
 {
-    cold();
     if (!npending) return PMPI_Ssend(buf, n, dt, dst, tag, comm);
     MPI_Request r;
     int rc = PMPI_Issend(buf, n, dt, dst, tag, comm, &r);
@@ -953,7 +910,6 @@ int MPI_Ssend(const void *buf, int n, MPI_Datatype dt, int dst, int tag, MPI_Com
 int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int dst, int stag, void *rb, int rn,
                  MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *s)
 {
-    cold();
     if (!npending) return PMPI_Sendrecv(sb, sn, st, dst, stag, rb, rn, rt, src, rtag, comm, s);
     MPI_Request r[2];
     int rc = PMPI_Irecv(rb, rn, rt, src, rtag, comm, &r[0]);
@@ -965,7 +921,6 @@ int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int dst, int stag, voi
 /* blocking collectives: the pending schedules first */
 int MPI_Barrier(MPI_Comm comm)
 {
-    cold();
     ib_drain();
     return PMPI_Barrier(comm);
 }
@@ -988,7 +943,6 @@ static int mpich_bcast = -1;
 
 int MPI_Bcast(void *buf, int n, MPI_Datatype dt, int root, MPI_Comm comm)
 {
-    cold();
     if (mpich_bcast < 0) {
         const char *e = getenv("SIMMPI_COLL");
         mpich_bcast = e && !strcmp(e, "mpich");
@@ -1004,14 +958,12 @@ int MPI_Bcast(void *buf, int n, MPI_Datatype dt, int root, MPI_Comm comm)
 
 int MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    cold();
     ib_drain();
     return PMPI_Allreduce(sb, rb, n, dt, op, comm);
 }
 
 int MPI_Reduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
 {
-    cold();
     ib_drain();
     return PMPI_Reduce(sb, rb, n, dt, op, root, comm);
 }
@@ -1019,7 +971,6 @@ int MPI_Reduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, int 
 int MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt,
                   MPI_Comm comm)
 {
-    cold();
     ib_drain();
     return PMPI_Allgather(sb, sn, st, rb, rn, rt, comm);
 }
@@ -1034,7 +985,6 @@ int MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI
 int MPI_Gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
                MPI_Comm comm)
 {
-    cold();
     ib_drain();
     return PMPI_Gather(sb, sn, st, rb, rn, rt, root, comm);
 }
@@ -1042,7 +992,6 @@ int MPI_Gather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Da
 int MPI_Gatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rn, const int *displs,
                 MPI_Datatype rt, int root, MPI_Comm comm)
 {
-    cold();
     ib_drain();
     return PMPI_Gatherv(sb, sn, st, rb, rn, displs, rt, root, comm);
 }
@@ -1050,7 +999,6 @@ int MPI_Gatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rn
 int MPI_Scatter(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
                 MPI_Comm comm)
 {
-    cold();
     ib_drain();
     return PMPI_Scatter(sb, sn, st, rb, rn, rt, root, comm);
 }
@@ -1058,21 +1006,18 @@ int MPI_Scatter(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_D
 int MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int *rn, const int *displs,
                    MPI_Datatype rt, MPI_Comm comm)
 {
-    cold();
     ib_drain();
     return PMPI_Allgatherv(sb, sn, st, rb, rn, displs, rt, comm);
 }
 
 int MPI_Alltoall(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, MPI_Comm comm)
 {
-    cold();
     ib_drain();
     return PMPI_Alltoall(sb, sn, st, rb, rn, rt, comm);
 }
 
 int MPI_Scan(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    cold();
     ib_drain();
     return PMPI_Scan(sb, rb, n, dt, op, comm);
 }
@@ -1136,7 +1081,6 @@ int MPI_Comm_free(MPI_Comm *comm)
 
 int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *s)
 {
-    cold();
     ib_progress();
     int rc = PMPI_Iprobe(src, tag, comm, flag, s);
     if (rc == MPI_SUCCESS && !*flag) nap(NULL, src, tag, comm);
@@ -1148,7 +1092,6 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *s)
  * would never arrive */
 int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *s)
 {
-    cold();
     int flag = 0, rc;
     while ((rc = MPI_Iprobe(src, tag, comm, &flag, s)) == MPI_SUCCESS && !flag)
         ;

@@ -211,26 +211,15 @@ static int charging(void)
     return charge_on;
 }
 
-/* computation of f flops on this rank's host, told to the simulation's MPI
- * layer (simmpi.c: the first communication call after it pays SIM_COLD) */
-void simmpi_computed(double s);
-static void execute(double f)
-{
-    smpi_execute_flops(f);
-    simmpi_computed(f / sg_host_get_speed(sg_host_self()));
-}
-
 /* SL_TRACE: the timed run's calls as the real run made them (sl_wrap.h) */
 static trec *trace;
 static size_t ntrace, itrace;
 static int replay;
 static double tdur; /* the seconds of the call under way, from the trace */
 
-static void execute_s(double s)
-{
-    smpi_execute_flops(s * sg_host_get_speed(sg_host_self()));
-    simmpi_computed(s);
-}
+/* s seconds of computation on this rank's host (smpi_execute ignores
+ * what is shorter than smpi/cpu-threshold, 1 us) */
+static void execute_s(double s) { smpi_execute_flops(s * sg_host_get_speed(sg_host_self())); }
 
 /* the gap before a call of this key, as the real run had it (SL_RATES), or
  * as it was before this very call (SL_TRACE) */
@@ -247,7 +236,7 @@ static void gap_charge(int key)
         tdur = trace[itrace++].dur;
         return;
     }
-    if (gapf[key] > 0) execute(gapf[key]);
+    if (gapf[key] > 0) smpi_execute_flops(gapf[key]);
 }
 
 double sl_gap_enter(int key)
@@ -272,7 +261,7 @@ static void charge(int k, int c, double flops)
         return;
     }
     if (!charging() || flops <= 0) return;
-    execute(spf_all < 0 ? flops : flops * spf[k][c]);
+    smpi_execute_flops(spf_all < 0 ? flops : flops * spf[k][c]);
 }
 #define CHARGED(k, flops, call)                  \
     do {                                         \

@@ -15,8 +15,8 @@
 # For each setting:
 #   1. Tsim measures the MPI there: the cost of posting a short send
 #      (SIM_OS), a receive of a message already there (SIM_OR), the eager
-#      threshold (SIM_EAGER), a ping-pong's one-way
-#      time of 8 bytes (SIM_LAT) and its bandwidth at 4 MB (SIM_BW);
+#      threshold (SIM_EAGER), a ping-pong's one-way time of 8 bytes
+#      (SIM_LAT) and its bandwidth at 4 MB (SIM_BW);
 #   2. the real runs: SLR_REPS rounds (default 3), each the reference, then
 #      ours (with SLR_RATE=1x1 one process first, below), every routine at
 #      N = SLR_N (default 2048), NB = 64;
@@ -24,36 +24,41 @@
 #      bandwidth SIM_BW to a crossbar, the two links' latencies adding up
 #      to SIM_LAT less the two per-message costs SMPI charges (SIM_OS at
 #      the sender, SIM_OR at the receiver); SMPI set up as for the table
-#      (SIM_MPICH with this setting's SIM_OS, SIM_OR and SIM_EAGER); on the bed's settings, each
+#      (SIM_MPICH with this setting's SIM_OS, SIM_OR and SIM_EAGER); on the
+#      bed's settings, each
 #      message's bandwidth by its size as Tsim measures it for one message
-#      between pauses (SIM_BWF, SMPI's smpi/bw-factor; SLR_BWF, below); the
-#      computation charged by its
-#      operation count (the flops mode, sl_flops.c) at the rate each of the
-#      two processes computed in the real run: the real build times its
-#      BLAS and LAPACK calls (sl_flops.c with -DSL_REAL), and what a process
-#      spent neither there nor in the BLACS is ScaLAPACK's own code (SLK
-#      lines, sl_bench.c); each simulated host gets its process's
-#      operation count over both (SLR_RATE=kernel: over the calls' seconds
-#      alone, so the simulation leaves ScaLAPACK's own code out, as the
-#      table does).  One simulation of each real run, so the machine's
-#      drift (up to 1.7 times within an hour) is in both of a pair; the
-#      ratio is the median over the pairs.  The simulation is given the
-#      computation, and what it is held to is everything else: the
-#      messages, and how the processes wait for each other.  (Rates from
-#      one process computing alone, SLR_RATE=1x1: each round first runs the
-#      routines for real on one process (1 x 1, no communication), and once,
-#      in that mode, on one simulated host of 20 Gflop/s; the rate is
-#      20 Gflop/s times simulated over the median real, the same for both
-#      processes and every round.  On 2 x 1 it made the simulation 0.65-0.88
-#      times as fast as the real runs.)  Each BLACS's own copies cost
-#      SIM_COPY us a byte, this machine's memcpy as Tsim measures it
-#      (sl_copy.c).  Our library gets its built-in machine in both worlds.
-#      SLR_COMPUTE=measured charges instead each rank's computation as SMPI
-#      times it here (smpi/simulate-computation:yes; the median of
-#      SLR_SIMREPS runs, default 2): on 2x1 it comes out 1.2-2.9 times the
-#      real time (many short bursts, two ranks on one core), so it is not
-#      the default.  SLR_JOBS (2) simulations run at once, never beside a
-#      real run.
+#      between pauses (SIM_BWF, SMPI's smpi/bw-factor; SLR_BWF, below).
+#      The computation (SLR_RATE), one simulation of each real run, so
+#      that the machine's drift (up to 1.7 times within an hour) is in
+#      both of a pair; the ratio is the median over the pairs:
+#        trace (the default): the real build times every BLAS and LAPACK
+#          call of the timed run and the gap before every wrapped call,
+#          BLAS or BLACS (ScaLAPACK's own code), and writes them in order
+#          (SL_TRACE, sl_flops.c with -DSL_REAL); the simulation charges
+#          each call and gap of its timed run exactly that (the untimed
+#          warm-up as with call).  The two processes' computation then
+#          varies from call to call as it did, and each waits for the
+#          other as long as it did;
+#        call: each call the average seconds per operation of its kind
+#          (routine and class of operation count) in that run, each gap
+#          the average gap of its kind;
+#        grid: each simulated host its process's operation count over the
+#          seconds of its calls and its own code (SLK lines, sl_bench.c);
+#          kernel: the same over the calls' seconds alone;
+#        1x1: each round first runs the routines for real on one process,
+#          and once in the flops mode on one simulated host of 20 Gflop/s;
+#          the rate is 20 Gflop/s times simulated over the median real
+#          (on 2 x 1 the simulation came out 0.65-0.88 times as fast).
+#      The simulation is given the computation, and what it is held to is
+#      everything else: the messages, and how the processes wait for each
+#      other.  Each BLACS's own copies cost SIM_COPY us a byte, this
+#      machine's memcpy as Tsim measures it (sl_copy.c).  Our library gets
+#      its built-in machine in both worlds.  SLR_COMPUTE=measured charges
+#      instead each rank's computation as SMPI times it here
+#      (smpi/simulate-computation:yes; the median of SLR_SIMREPS runs,
+#      default 2): on 2x1 it comes out 1.2-2.9 times the real time (many
+#      short bursts, two ranks on one core), so it is not the default.
+#      SLR_JOBS (2) simulations run at once, never beside a real run.
 #   The bandwidth by size (SLR_BWF: bed, the default; all; none): the
 #      bed holds each link to its rate with a token bucket (tc tbf, 64 KB of
 #      burst), so a message of up to 16 KB sent after a computation crosses
@@ -220,7 +225,7 @@ sim() {
   local set=$1 g=$2 p q r lib rt
   p=${g%x*}; q=${g#*x}
   local line; line=$(grep '^export SIM_' "$RAW/tsim_$set.txt") || { echo "sl_real.sh: no calibration for $set"; return 1; }
-  local SIM_OS SIM_OR= SIM_EAGER SIM_LAT SIM_BW SIM_COPY=5e-5 SIM_BWF= SIM_COLD=0
+  local SIM_OS SIM_OR= SIM_EAGER SIM_LAT SIM_BW SIM_COPY=5e-5 SIM_BWF=
   eval "${line#export }"
   SIM_OR=${SIM_OR:-$SIM_OS} # (a calibration from before Tsim measured receives)
   local cfg
@@ -263,7 +268,7 @@ sim() {
         platform "$f.xml" "$speed"
         if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
         (unset SIM_PPN BLACS_ALPHA BLACS_BETA
-         SL_LOG=${LOGP:+$LOGP.sim_${set}_${g}_${lib}_${rt//,/_}_$r} SL_WARMUP=$WARM SL_RATES=$slrates SL_TRACE=$tr SIM_COLD=${SLR_COLD:-$SIM_COLD} SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q" \
+         SL_LOG=${LOGP:+$LOGP.sim_${set}_${g}_${lib}_${rt//,/_}_$r} SL_WARMUP=$WARM SL_RATES=$slrates SL_TRACE=$tr SL_COPY_BETA=$copyb SL_FLOPS=$flops sim_run 2 "$f.xml" "$RAW" 1800 "$SB/sl_bench_$lib" "${cfg[@]}" "$rt" "$N" "$NB" "$p" "$q" \
            > "$f.out" 2> "$f.err"
          rc=$(sim_status $? "$f.err")
          [ "$rc" = 0 ] || { echo "sl_real.sh: simulation $f failed (rc $rc)"; exit 1; }

@@ -42,7 +42,6 @@ SIMCFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
 SIM_EAGER=${SIM_EAGER:-8192}
 SIM_OS=${SIM_OS:-0.00000018}
 SIM_OR=${SIM_OR:-$SIM_OS}
-export SIM_COLD=${SIM_COLD:-0.00000085}
 # sim_mpich_cfg EAGER OS [OR]: those settings for another eager threshold and
 # per-message costs, OS a send's and OR a receive's (OS when not given;
 # TIMING/sim/sl_real.sh: each setting's own, SIM_OS and SIM_OR).  SMPI sends

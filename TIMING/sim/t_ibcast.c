@@ -30,7 +30,6 @@
  *    twice as many waits for it.
  * Prints one "ok"/"WRONG" line per check on rank 0, then "N passed, M failed".
  */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +38,6 @@
 #include <mpi.h>
 
 #define GUARD 64
-/* the layer's count of the computation before the next MPI call (SIM_COLD) */
-void simmpi_computed(double s);
-
 static int me, pass, fail;
 
 static void check(int ok, const char *what)
@@ -343,31 +339,6 @@ int main(int argc, char **argv)
         free(b);
         check(me != 0 || t[0] < 0.01, "a send of SIM_EAGER bytes returns while its receiver is away");
         check(me != 0 || t[1] > 0.01, "a send of twice SIM_EAGER bytes waits for its receiver");
-    }
-    { /* SIM_COLD (simmpi.c): the first communication call after a
-       * computation the ScaLAPACK benchmark charges (sl_flops.c tells
-       * simmpi_computed) pays SIM_COLD, once; with none before it, nothing.
-       * Two eager sends of 8 bytes each time (SIM_OS apiece) */
-        const char *e = getenv("SIM_COLD");
-        const double cold = e ? atof(e) : 0;
-        double t[2] = {0, 0}, x[2] = {0, 0};
-        for (int k = 0; k < 2; k++) {
-            MPI_Barrier(MPI_COMM_WORLD);
-            if (me == 0) {
-                MPI_Request q[2];
-                if (k) simmpi_computed(1e-6);
-                const double t0 = MPI_Wtime();
-                MPI_Isend(&x[0], 1, MPI_DOUBLE, 1, 6, MPI_COMM_WORLD, &q[0]);
-                MPI_Isend(&x[1], 1, MPI_DOUBLE, 1, 6, MPI_COMM_WORLD, &q[1]);
-                t[k] = MPI_Wtime() - t0;
-                MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
-            } else if (me == 1) {
-                MPI_Recv(&x[0], 1, MPI_DOUBLE, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                MPI_Recv(&x[1], 1, MPI_DOUBLE, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            }
-        }
-        check(me != 0 || fabs(t[1] - t[0] - cold) < 1e-9 + cold * 1e-6,
-              "the first communication call after a computation pays SIM_COLD, once");
     }
     MPI_Comm_free(&half);
     MPI_Comm_free(&rev);
