@@ -113,7 +113,9 @@ void sl_flops_end(void)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     tpath[0] = 0;
-    ntrace = 0;
+    free(trace);
+    trace = NULL;
+    ntrace = ctrace = 0;
 }
 
 double sl_gap_enter(int key)

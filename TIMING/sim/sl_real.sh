@@ -25,9 +25,9 @@
 #      to SIM_LAT less the two per-message costs SMPI charges (SIM_OS at
 #      the sender, SIM_OR at the receiver); SMPI set up as for the table
 #      (SIM_MPICH with this setting's SIM_OS, SIM_OR and SIM_EAGER); on the
-#      bed's settings, each
-#      message's bandwidth by its size as Tsim measures it for one message
-#      between pauses (SIM_BWF, SMPI's smpi/bw-factor; SLR_BWF, below).
+#      bed's settings, each message's bandwidth by its size as Tsim
+#      measures it for one message between pauses (SIM_BWF, SMPI's
+#      smpi/bw-factor; SLR_BWF, below).
 #      The computation (SLR_RATE), one simulation of each real run, so
 #      that the machine's drift (up to 1.7 times within an hour) is in
 #      both of a pair; the ratio is the median over the pairs:
