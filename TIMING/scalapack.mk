@@ -162,6 +162,17 @@ $(SLR_B)/Tsim: TIMING/tsimcal.c TIMING/tpingpong.h
 	@mkdir -p $(dir $@)
 	$(MPICC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -o $@ $<
 
+# the check of the traces (TIMING/sim/trace.sh, make test): t_trace with
+# sl_flops.c built for this machine's MPI, which writes a trace, and for
+# SMPI, which replays it; no ScaLAPACK needed
+SL_FLOPLD := -Wl,$(subst $(eval) ,$(comma),$(strip $(foreach w,$(SL_FLOPWRAPS),--wrap=$(w))))
+.PHONY: sl-trace-bins
+sl-trace-bins: $(SL_B)/t_trace $(SLR_B)/t_trace
+$(SL_B)/t_trace: $(SL_B)/obj/sim/t_trace.o $(SL_B)/obj/sim/sl_flops.o
+	$(SMPICC) -o $@ $(SL_FLOPLD) $^ $(SL_BLAS) -lm
+$(SLR_B)/t_trace: $(SLR_B)/obj/sim/t_trace.o $(SLR_B)/obj/sim/sl_flops.o
+	$(MPICC) -o $@ $(SL_FLOPLD) $^ $(SL_BLAS) -lm
+
 $(SLR_B)/libscalapack.a: $(SLR_LIBOBJ)
 	@echo "  AR $@ ($(words $^) objects)"
 	@rm -f $@ && ar cr $@ $^ && ranlib $@

@@ -55,12 +55,8 @@ static int fclass(double flops)
     return e < NCLASS ? e : NCLASS - 1;
 }
 
-/* one outermost wrapped call of a trace (SL_TRACE, sl_wrap.h): its gap key,
- * the seconds of the gap before it and of the call (0 for a BLACS call) */
-typedef struct {
-    int key;
-    float gap, dur;
-} trec;
+/* one outermost wrapped call of a trace (SL_TRACE, sl_wrap.h) */
+typedef sl_trec trec;
 
 #ifdef SL_REAL
 /* The real build (build/real-scalapack, sl_real.sh): nothing is charged;

@@ -19,6 +19,11 @@ void sl_flops_get(double *flops, double *seconds);
  * prefix.<routine>.<rank>, and the simulated one charges each call of its
  * timed run exactly that, where it would charge its kind's average */
 void sl_flops_end(void);
+/* one record of such a trace (TIMING/sim/t_trace.c reads them too) */
+typedef struct {
+    int key;        /* the call's gap key (below) */
+    float gap, dur; /* seconds of the gap before it and of the call (0: a BLACS call) */
+} sl_trec;
 /* the same by kernel (SL_FLOPS_KERNELS: the wrapped routines, in the order
  * of sl_flops.c) and class of operation count (SL_FLOPS_CLASSES:
  * 1 + floor(log2 flops)): t[(kernel * SL_FLOPS_CLASSES + class) * 2 + 0]
