@@ -55,9 +55,6 @@ static int fclass(double flops)
     return e < NCLASS ? e : NCLASS - 1;
 }
 
-/* one outermost wrapped call of a trace (SL_TRACE, sl_wrap.h) */
-typedef sl_trec trec;
-
 #ifdef SL_REAL
 /* The real build (build/real-scalapack, sl_real.sh): nothing is charged;
  * each wrapped call is timed instead, and its count added, by kernel and
@@ -68,7 +65,7 @@ typedef sl_trec trec;
 #include <mpi.h>
 static double kflops, ksecs, tab[NK][NCLASS][2], gap[SL_GAP_KEYS][2], last = -1;
 static int gdepth; /* wrapped calls under way: only the outermost is timed */
-static trec *trace;  /* SL_TRACE: the timed run's calls so far */
+static sl_trec *trace;  /* SL_TRACE: the timed run's calls so far */
 static size_t ntrace, ctrace;
 static char tpath[4096]; /* where they go; empty: no trace */
 #define CHARGED(k, flops, call)                              \
@@ -128,7 +125,7 @@ double sl_gap_enter(int key)
             trace = realloc(trace, ctrace * sizeof *trace);
             if (!trace) MPI_Abort(MPI_COMM_WORLD, 3);
         }
-        trace[ntrace++] = (trec){key, last >= 0 ? (float)(now - last) : 0.0f, 0.0f};
+        trace[ntrace++] = (sl_trec){key, last >= 0 ? (float)(now - last) : 0.0f, 0.0f};
     }
     return now;
 }
@@ -210,7 +207,7 @@ static int charging(void)
 }
 
 /* SL_TRACE: the timed run's calls as the real run made them (sl_wrap.h) */
-static trec *trace;
+static sl_trec *trace;
 static size_t ntrace, itrace;
 static int replay;
 static double tdur; /* the seconds of the call under way, from the trace */

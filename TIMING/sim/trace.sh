@@ -31,12 +31,12 @@ if SL_TRACE=$w/tr timeout -k 5 120 $MPIEXEC -n 1 build/real-scalapack/t_trace > 
 else
   bad "the real run wrote no trace"; cat "$w/real.out"
 fi
-sim() { # the simulated run, its extra settings before it
-  (export "$@" SL_FLOPS=1 SL_TRACE="$w/tr"
+sim() { # the simulated run, with the extra settings given
+  (export SL_FLOPS=1 SL_TRACE="$w/tr" "$@"
    sim_run 1 TIMING/platforms/scalapack_node16.xml "$w" 120 build/smpi-scalapack/t_trace) \
     > "$w/sim.out" 2> "$w/sim.err"
 }
-sim T_TRACE_NONE=1
+sim
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$w/sim.out" | tail -1)
 grep '^t_trace\|^FAIL' "$w/sim.out"
 if [ -z "$line" ]; then
