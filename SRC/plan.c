@@ -192,21 +192,25 @@ static size_t xchg_pieces(const bi_call_in *in)
     return in->count / pi + 1;
 }
 
-/* TOP ' ' on two processes under MPICH: a vector of bi_xchg_piece items
- * (what MPI sends eagerly: 8,255 bytes on one node, 16 KB between nodes)
- * to BI_PAIR_PIECED bytes goes in such pieces, the last one shorter (empty
- * when the count is a multiple), as the exchange's (xchg_pieces), so that
- * a source and a receiver that pass different counts still fail a
- * receive, and from a copy of A (not straight from A after the receiver's
- * word, which costs a message each way).  It runs as 'I', whose relay
- * receives piece by piece.  Shorter vectors and longer ones are one
- * message (the tree).  (One node, MPICH 4.0.2, 1 x 2, a stream of
- * broadcasts, the source rewriting A and the receiver reading it between
- * them: 4,096 doubles took 16-22 us as one message, 5.0 in pieces;
- * 8,192 doubles 23-31 against 10.4; with A untouched 8.2-10.9 against 4.5,
- * and 7.9-9.4 against 8.0.  Past 64 KB, untouched, one message was
- * faster: 12,000 doubles 12.5 against 13.0 us, 16,384 doubles 10.9
- * against 18.7.) */
+/* Every broadcast on two processes under MPICH, whatever its TOP: a vector
+ * of bi_xchg_piece items (what MPI sends eagerly: 8,255 bytes on one node,
+ * 16 KB between nodes) to BI_PAIR_PIECED bytes goes in such pieces, the
+ * last one shorter (empty when the count is a multiple), as the exchange's
+ * (xchg_pieces), so that a source and a receiver that pass different
+ * counts still fail a receive, and from a copy of A (not straight from A
+ * after the receiver's word, which costs a message each way).  It runs as
+ * 'I', whose receiver takes the pieces one by one; the letter keeps its
+ * message IDs.  A ring or 'P' given BLACS_PIPE_SEGMENT keeps those
+ * pieces.  Shorter vectors and longer ones go as the letter sends them.
+ * (One node, MPICH 4.0.2, 1 x 2, a stream of broadcasts, the source
+ * rewriting A and the receiver reading it between them: 4,096 doubles took
+ * 16-22 us as one message, 5.0 in pieces; 8,192 doubles 23-31 against
+ * 10.4; with A untouched 8.2-10.9 against 4.5, and 7.9-9.4 against 8.0.
+ * Past 64 KB, untouched, one message was faster: 12,000 doubles 12.5
+ * against 13.0 us, 16,384 doubles 10.9 against 18.7.  ScaLAPACK's PDPOTRF
+ * on 2 x 1, whose 'I' column broadcasts of 32 x 64 blocks in LDA 1,024
+ * went whole from A: its receivers, computing 50 us between broadcasts,
+ * waited 7.8-11.2 us a block whole and 3.4-4.7 in pieces.) */
 #define BI_PAIR_PIECED 65536.0
 static int pair_pieces(const bi_call_in *in)
 {
@@ -354,14 +358,11 @@ static bi_plan bcast_plan(const bi_call_in *in, const bi_machine *m)
     if ((t->bcast_flags & BI_TOP_MPI) && np > 1) {
         const bi_topo *s = bi_bcast_short_tree(np);
         nodes = !in->onenode;
-        if (np == 2 && pair_pieces(in)) t = bi_topo_find('I'), p.xpiece = bi_xchg_piece(in->isize, in->onenode);
-        else if ((bytes > 0 && bytes <= BI_BCAST_SHORT) || np == 2) t = s;
+        if ((bytes > 0 && bytes <= BI_BCAST_SHORT) || np == 2) t = s;
         else mark = bi_bcast_param(s, NULL, np) + 1; /* its radix */
     }
-    const bi_topo *e = t; /* the entry whose message IDs are reserved */
-    const size_t xpiece = p.xpiece;
-    p = entry_plan(t, 1, in);
-    p.xpiece = xpiece;
+    p = entry_plan(t, 1, in); /* t: the entry whose message IDs are reserved */
+    const bi_topo *e = t;
     if (mark) {
         p.mark = mark;
         p.ntags = 1; /* the mark's (and the receivers' words', when direct) */
@@ -381,6 +382,15 @@ static bi_plan bcast_plan(const bi_call_in *in, const bi_machine *m)
         t = bi_topo_find('1');
     } else if (e->bcast_flags & BI_TOP_POW2) {
         p.ntags = 1; /* TOP 'H' takes its second ID only for the tree */
+    }
+    if (np == 2 && pair_pieces(in) &&
+        !((t->bcast_flags & (BI_TOP_PIECES | BI_TOP_NSEG)) && bi_pipe_segment() > 0)) {
+        t = bi_topo_find('I'); /* its receiver takes the pieces one by one */
+        p.run = t->bcast;
+        p.top = 'I';
+        p.param = 1;
+        p.mpi = 0;
+        p.xpiece = bi_xchg_piece(in->isize, in->onenode);
     }
     runtime(&p, t, 1, in, m);
     return p;

@@ -14,7 +14,9 @@
  *     pieces, and no more than delay the first hop by 10% of T_c(n)
  *     (doc/topologies.md); under MPICH, with 3 processes or more,
  *     BLACS_PIPE_SEGMENT unset and at most 128 KiB, ceil(bytes / 8 KiB)
- *     instead (pieces MPICH sends eagerly);
+ *     instead (pieces MPICH sends eagerly), and with 2 processes, from
+ *     8,255 bytes' worth of items to 64 KiB, pieces of that many items,
+ *     the last one shorter or empty (SRC/plan.c, pair_pieces);
  *   - that every process but the source received once (one group of
  *     pieces in all the scope's traces for each);
  *   - that the long vectors really went in several pieces wherever the
@@ -98,10 +100,24 @@ static double ring_time(char top, int rings, double n, double k)
     return t;
 }
 
+/* two processes under MPICH, BLACS_PIPE_SEGMENT unset, from q items to
+ * 64 KB (SRC/plan.c, pair_pieces): pieces of q items, what MPICH sends
+ * eagerly on one node, the last one shorter (empty when q divides the
+ * count); the q, else 0 */
+static long pair_q(long items, size_t esz)
+{
+    const long q = (long)(8255 / esz);
+    return tu_mpich() && np == 2 && !getenv("BLACS_PIPE_SEGMENT") && items >= q &&
+                   (double)items * (double)esz <= 65536
+               ? q
+               : 0;
+}
+
 /* the piece count of the README's rule */
 static long pieces(char top, int rings, long items, size_t esz)
 {
     double n = (double)items * (double)esz, seg = envd("BLACS_PIPE_SEGMENT", 0), k = 1;
+    if (pair_q(items, esz)) return items / pair_q(items, esz) + 1;
     if (seg > 0) k = ceil(n / seg);
     else if (tu_eager_pieces(np, n)) k = (double)tu_eager_pieces(np, n); /* MPICH's eager */
     else if (np >= 3 && n > 0) {
@@ -122,7 +138,12 @@ static long pieces(char top, int rings, long items, size_t esz)
     return k < 1 ? 1 : (long)k;
 }
 
-static long first(long n, long k, long b) { return b * (n / k) + (b < n % k ? b : n % k); }
+/* first item of piece b of k: pieces of q items if q, else k even blocks */
+static long first(long n, long k, long q, long b)
+{
+    if (q) return b * q < n ? b * q : n;
+    return b * (n / k) + (b < n % k ? b : n % k);
+}
 
 typedef struct { blacs_int m, n, lda; int lng; } shape_t;
 
@@ -157,7 +178,7 @@ static void one(blacs_int ctxt, char top, int rings, char type, size_t esz, cons
     /* my sends: groups of consecutive pieces to one receiver on one ID */
     const long items = (long)sh->m * (long)sh->n;
     const int h = hops(top, rings);
-    const long k = pieces(top, rings, items, esz);
+    const long k = pieces(top, rings, items, esz), q = pair_q(items, esz);
     int groups = 0, ok = 1;
     for (int i = 0; i < ngot;) {
         int j = i;
@@ -165,7 +186,7 @@ static void one(blacs_int ctxt, char top, int rings, char type, size_t esz, cons
         groups++;
         if (j - i != k) ok = 0;
         for (int s = 0; s < j - i && s < k; s++)
-            if (got[i + s].bytes != (first(items, k, s + 1) - first(items, k, s)) * (long)esz ||
+            if (got[i + s].bytes != (first(items, k, q, s + 1) - first(items, k, q, s)) * (long)esz ||
                 got[i + s].from != me)
                 ok = 0;
         if (j - i > 1) *saw_pieces = 1;
@@ -182,7 +203,8 @@ static void one(blacs_int ctxt, char top, int rings, char type, size_t esz, cons
      * with 2 rings: its link carries 2 n whatever k and one hop follows,
      * so the model gives one piece) */
     const int two_paths = top == 'S' || (top == 'M' && rings != 1 && rings != -1);
-    const int pieced = tu_eager_pieces(np, (double)items * (double)esz) > 0;
+    const int pieced =
+        !getenv("BLACS_PIPE_SEGMENT") && tu_eager_pieces(np, (double)items * (double)esz) > 0;
     if ((sh->lng == 1 || (sh->lng == 2 && pieced)) && h >= 2 && !(np == 4 && two_paths && !pieced))
         TU_CHECK(k > 1, "%s: a long vector in %ld piece(s)", what, k);
     if (!sh->lng && !getenv("BLACS_PIPE_SEGMENT")) TU_CHECK(k == 1, "%s: short in %ld", what, k);
@@ -243,6 +265,7 @@ int main(int argc, char **argv)
         {1001, 131, 1003, 1},   /* LDA > M: packed, then pieced */
         {1001, 1, 1001, 0},     /* short: one piece */
         {16001, 1, 16001, 2},   /* 128 KB of doubles: pieced under MPICH */
+        {2062, 1, 2062, 2},     /* on 2 under MPICH: two pieces of 1,031 doubles, an empty third */
     };
     static const struct { char top; int rings; } tops[] = {
         {'I', 1}, {'D', 1}, {'S', 1}, {'M', 2}, {'M', -2}};

@@ -512,10 +512,13 @@ int main(int argc, char **argv)
         TU_CHECK(p.run == bi_comb_tree && p.nseg == 0, "'H' coherent, 32 KB: %zu pieces", p.nseg);
     }
 
-    /* ' ' on two processes under MPICH: from q items (what MPI sends eagerly:
-     * 8,255 bytes on one node, 16 KB between nodes) to 64 KB in count / q + 1
-     * pieces of q items but a shorter last one, run by 'I' from a copy (not
-     * direct); the tree otherwise and under other MPIs */
+    /* every broadcast on two processes under MPICH, whatever its letter
+     * (' ' with MPI's collectives in its scope or not): from q items (what
+     * MPI sends eagerly: 8,255 bytes on one node, 16 KB between nodes) to
+     * 64 KB in count / q + 1 pieces of q items but a shorter last one, run by
+     * 'I' from a copy (not direct), on the letter's message IDs (as many as
+     * for one item); otherwise, and under other MPIs, as the letter sends it
+     * (' ': the tree) */
     {
         static const struct { size_t count, isize; int one; size_t k; } pc[] = {
             {1030, 8, 1, 0},  {1031, 8, 1, 2},  {1032, 8, 1, 2},  {2062, 8, 1, 3},
@@ -524,24 +527,35 @@ int main(int argc, char **argv)
             {2047, 8, 0, 0},  {2048, 8, 0, 2},  {8192, 8, 0, 5},  {8193, 8, 0, 0},
             {1024, 16, 0, 2}, {4096, 4, 0, 2},  {0, 8, 1, 0},     {1, 8, 1, 0},
         };
-        for (size_t j = 0; j < sizeof pc / sizeof pc[0]; j++) {
-            in = call(' ', 2, pc[j].count, pc[j].isize, 0);
-            in.onenode = pc[j].one;
-            p = bi_bcast_plan(&in, m);
-            const size_t k = BI_MPICH ? pc[j].k : 0, q = (pc[j].one ? 8255 : 16384) / pc[j].isize;
-            if (k)
-                TU_CHECK(p.top == 'I' && p.nseg == k && p.xpiece == q && !p.direct && !p.mark &&
-                             p.ntags == 1,
-                         "' ' on 2, %zu items of %zu bytes, onenode %d: top '%c' pieces %zu of %zu "
-                         "direct %d mark %d, want 'I', %zu of %zu",
-                         pc[j].count, pc[j].isize, pc[j].one, p.top, p.nseg, p.xpiece, p.direct,
-                         p.mark, k, q);
-            else
-                TU_CHECK(p.run == bi_bcast_tree && p.top == '1' && !p.xpiece && !p.mark &&
-                             p.ntags == 1,
-                         "' ' on 2, %zu items of %zu bytes, onenode %d: top '%c' xpiece %zu, "
-                         "want the tree", pc[j].count, pc[j].isize, pc[j].one, p.top, p.xpiece);
-        }
+        static const char letters[] = "  1IDSMHFTCPA"; /* ' ' with collectives, then without */
+        for (size_t l = 0; l < sizeof letters - 1; l++)
+            for (size_t j = 0; j < sizeof pc / sizeof pc[0]; j++) {
+                const char top = letters[l];
+                in = call(top, 2, 1, pc[j].isize, 0);
+                in.has_coll = l != 1;
+                in.onenode = pc[j].one;
+                const bi_plan one = bi_bcast_plan(&in, m);
+                in.count = pc[j].count;
+                p = bi_bcast_plan(&in, m);
+                const size_t k = BI_MPICH ? pc[j].k : 0,
+                             q = (pc[j].one ? 8255 : 16384) / pc[j].isize;
+                if (k)
+                    TU_CHECK(p.top == 'I' && p.run == bi_bcast_iring && p.nseg == k &&
+                                 p.xpiece == q && !p.direct && !p.mark && !p.mpi &&
+                                 p.ntags == one.ntags,
+                             "'%c' (coll %d) on 2, %zu items of %zu bytes, onenode %d: top '%c' "
+                             "pieces %zu of %zu direct %d mark %d IDs %d, want 'I', %zu of %zu, "
+                             "%d IDs",
+                             top, in.has_coll, pc[j].count, pc[j].isize, pc[j].one, p.top,
+                             p.nseg, p.xpiece, p.direct, p.mark, p.ntags, k, q, one.ntags);
+                else
+                    TU_CHECK(!p.xpiece && !p.mark && p.ntags == one.ntags &&
+                                 (top != ' ' || (p.run == bi_bcast_tree && p.top == '1')),
+                             "'%c' (coll %d) on 2, %zu items of %zu bytes, onenode %d: top '%c' "
+                             "xpiece %zu IDs %d, want the letter's own (' ': the tree)",
+                             top, in.has_coll, pc[j].count, pc[j].isize, pc[j].one, p.top,
+                             p.xpiece, p.ntags);
+            }
     }
     /* ' ' leave-on-all on two processes: the exchange at every length,
      * repeatable or not, in a scope with or without collectives; MPI's
