@@ -540,16 +540,26 @@ typedef struct {
  * 16 KB; a message of 20 to 64 KB is a rendezvous there, and on the test
  * bed's bare link a two-process exchange of 20-32 KB took 55-58 us where
  * its two halves, eager, took 28-33 and MPI_Allreduce 33-36).  The
- * exchange 'H' between nodes sends vectors of BI_NET_EAGER to
- * BI_XCHG_PIECED bytes in pieces of this many bytes, on one node under
- * MPICH pieces of up to BI_NODE_EAGER_MAX bytes (plan.c, xchg_pieces) */
+ * exchange 'H' between nodes sends vectors of BI_NET_EAGER_MAX to
+ * BI_XCHG_PIECED bytes in pieces of up to that many bytes, on one node
+ * under MPICH pieces of up to BI_NODE_EAGER_MAX bytes (plan.c,
+ * xchg_pieces) */
 #define BI_NET_EAGER 16384.0
 #define BI_XCHG_PIECED (4 * BI_NET_EAGER)
+/* the pieces between nodes: 16 KB and 63 bytes, as on one node 8 KB and
+ * 63, so that no count of a power of two items is a multiple of a piece,
+ * which would cost an empty last piece (the pieces' end mark, plan.c): a
+ * 32 x 64 block of doubles went in 2,048 items and an empty piece and its
+ * receiver waited 36-38 us between two hosts, whole 14-25.  MPICH 4.0.2
+ * with UCX 1.13.1 over TCP sends up to 19,456 bytes eagerly (test bed,
+ * MPI_Send while its receiver computes 300 us: 12-24 us to 19,456 bytes,
+ * 350-410 from 19,712) */
+#define BI_NET_EAGER_MAX 16447.0
 /* the items of each piece but the last: as many as fit in BI_NODE_EAGER_MAX
- * on one node, BI_NET_EAGER between nodes */
+ * on one node, BI_NET_EAGER_MAX between nodes */
 static inline size_t bi_xchg_piece(size_t isize, int onenode)
 {
-    const size_t k = (size_t)(onenode ? BI_NODE_EAGER_MAX : BI_NET_EAGER) / (isize ? isize : 1);
+    const size_t k = (size_t)(onenode ? BI_NODE_EAGER_MAX : BI_NET_EAGER_MAX) / (isize ? isize : 1);
     return k ? k : 1;
 }
 /* a broadcast source waits for its last send (bi_coll_finish) only from

@@ -1,5 +1,5 @@
 /*
- * t_mpierr.c MODE [TOP [BIG SMALL]] -- MPI errors are BLACS errors.
+ * t_mpierr.c MODE [TOP [BIG SMALL [COLS]]] -- MPI errors are BLACS errors.
  * Most modes run a collective whose processes disagree on the element
  * count; the library must stop the job with a BLACS error naming the BLACS
  * routine and carrying MPI's error string (or, where MPI notices nothing,
@@ -8,7 +8,8 @@
  * program says so and exits 0, so the test fails.
  *
  * Process {0,0} has a BIG x BIG matrix (default 10), the others SMALL x
- * SMALL (default 5); grid 1 x Np, scope All, topology TOP (default ' ');
+ * SMALL (default 5), or with COLS BIG x COLS and SMALL x COLS (counts that
+ * no square has, such as a multiple of a piece); grid 1 x Np, scope All, topology TOP (default ' ');
  * eight rounds of agreeing broadcasts and combines come first (MPI may
  * change algorithms after a few calls):
  *   bcast     {0,0} broadcasts (DGEBS2D), the others receive (DGEBR2D)
@@ -56,6 +57,7 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
     char *top = argc > 2 ? argv[2] : " ";
     blacs_int big = argc > 3 ? atol(argv[3]) : 10, small = argc > 4 ? atol(argv[4]) : 5;
+    const blacs_int cols = argc > 5 ? atol(argv[5]) : 0, bc = cols ? cols : big, sc = cols ? cols : small;
     blacs_int me, np, ctxt, nr, nc, r, c;
     int ok = 1;
 #define IS(x) (strcmp(mode, x) == 0)
@@ -64,34 +66,35 @@ int main(int argc, char **argv)
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "R", 1, np);
     Cblacs_gridinfo(ctxt, &nr, &nc, &r, &c);
-    blacs_int mx = big > small ? big : small, n = (me == 0) ? big : small;
-    double *a = calloc((size_t)((mx + 3) * mx), sizeof *a);
-    blacs_int *ra = calloc((size_t)(mx * mx), sizeof *ra), *ca = calloc((size_t)(mx * mx), sizeof *ca);
-    for (blacs_int i = 0; i < mx * mx; i++) a[i] = (double)(i + 1);
+    const blacs_int mx = big > small ? big : small, mc = bc > sc ? bc : sc,
+                    n = (me == 0) ? big : small, ncol = (me == 0) ? bc : sc;
+    double *a = calloc((size_t)((mx + 3) * mc), sizeof *a);
+    blacs_int *ra = calloc((size_t)(mx * mc), sizeof *ra), *ca = calloc((size_t)(mx * mc), sizeof *ca);
+    for (blacs_int i = 0; i < mx * mc; i++) a[i] = (double)(i + 1);
     /* first some operations that agree: MPI changes algorithms after a few
      * collectives on a communicator (MPICH: shared memory after 5) */
     for (int k = 0; k < 8 && !IS("barrier") && !IS("errh"); k++) {
         if (strncmp(mode, "bcast", 5) == 0) {
-            if (me == 0) Cdgebs2d(ctxt, "All", top, small, small, a, small);
-            else Cdgebr2d(ctxt, "All", top, small, small, a, small, 0, 0);
+            if (me == 0) Cdgebs2d(ctxt, "All", top, small, sc, a, small);
+            else Cdgebr2d(ctxt, "All", top, small, sc, a, small, 0, 0);
         } else {
-            Cdgsum2d(ctxt, "All", top, small, small, a, small, -1, -1);
-            Cdgamx2d(ctxt, "All", top, small, small, a, small, ra, ca, small, 0, 0);
+            Cdgsum2d(ctxt, "All", top, small, sc, a, small, -1, -1);
+            Cdgamx2d(ctxt, "All", top, small, sc, a, small, ra, ca, small, 0, 0);
         }
     }
     if (IS("bcast")) {
-        if (me == 0) Cdgebs2d(ctxt, "All", top, big, big, a, big);
-        else Cdgebr2d(ctxt, "All", top, small, small, a, small, 0, 0);
+        if (me == 0) Cdgebs2d(ctxt, "All", top, big, bc, a, big);
+        else Cdgebr2d(ctxt, "All", top, small, sc, a, small, 0, 0);
     } else if (IS("bcast_gap")) {
-        if (me == 0) Cdgebs2d(ctxt, "All", top, big, big, a, big + 3);
-        else Cdgebr2d(ctxt, "All", top, small, small, a, small + 3, 0, 0);
+        if (me == 0) Cdgebs2d(ctxt, "All", top, big, bc, a, big + 3);
+        else Cdgebr2d(ctxt, "All", top, small, sc, a, small + 3, 0, 0);
     } else if (IS("bcast_tr")) {
-        if (me == 0) Cdtrbs2d(ctxt, "All", top, "U", "N", big, big, a, big);
-        else Cdtrbr2d(ctxt, "All", top, "U", "N", small, small, a, small, 0, 0);
+        if (me == 0) Cdtrbs2d(ctxt, "All", top, "U", "N", big, bc, a, big);
+        else Cdtrbr2d(ctxt, "All", top, "U", "N", small, sc, a, small, 0, 0);
     } else if (IS("comb")) {
-        Cdgsum2d(ctxt, "All", top, n, n, a, n, -1, -1);
+        Cdgsum2d(ctxt, "All", top, n, ncol, a, n, -1, -1);
     } else if (IS("comb1")) {
-        Cdgamx2d(ctxt, "All", top, n, n, a, n, ra, ca, n, 0, 0);
+        Cdgamx2d(ctxt, "All", top, n, ncol, a, n, ra, ca, n, 0, 0);
     } else if (IS("barrier")) {
         Cblacs_barrier(ctxt, "Row");
         Cblacs_barrier(ctxt, "All");

@@ -230,7 +230,7 @@ static long prefix_pieces(void)
 }
 static long prefix_q(long es)
 {
-    return (net_sched() ? 16384 : 8255) / es;
+    return (long)tu_pair_piece((size_t)es, !net_sched());
 }
 
 /* the pieces of a message of n elements of es bytes, and the longest */

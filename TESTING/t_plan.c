@@ -439,19 +439,23 @@ int main(int argc, char **argv)
 
     /* the exchange in pieces MPI sends eagerly, the last one shorter --
      * empty when the count is a multiple --, so that partners passing
-     * different counts fail a receive: between nodes vectors of 16 to 64 KB
-     * in pieces of 16 KB (what UCX over TCP sends eagerly); on one node,
+     * different counts fail a receive: between nodes vectors of 16 KB and 63
+     * bytes to 64 KB in pieces of up to that (UCX over TCP sends them
+     * eagerly; no power-of-two count is a multiple); on one node,
      * under MPICH, from 8,255 bytes to below 256 KB (where halves begin) in
      * pieces of up to 8,255 bytes (what MPICH's shared memory sends
      * eagerly), under other MPIs
      * one message; one message outside those ranges */
     {
         static const struct { size_t count, isize, k; int one; } xc[] = {
-            {2047, 8, 0, 0},  {2048, 8, 2, 0},  {2049, 8, 2, 0},  {4095, 8, 2, 0},
-            {4096, 8, 3, 0},  {8191, 8, 4, 0},  {8192, 8, 5, 0},  {8193, 8, 0, 0},
-            {4096, 4, 2, 0},  {16384, 4, 5, 0}, {1024, 16, 2, 0}, {4096, 16, 5, 0},
-            {1638, 10, 2, 0}, {6553, 10, 5, 0}, {6554, 10, 0, 0}, {910, 18, 2, 0},
-            {3640, 18, 5, 0}, {3641, 18, 0, 0}, {2730, 6, 2, 0},  {10922, 6, 5, 0},
+            /* between nodes: q = 16,447 / isize (16 KB and 63 bytes) */
+            {2048, 8, 0, 0},  {2054, 8, 0, 0},  {2055, 8, 2, 0},  {4096, 8, 2, 0},
+            {4109, 8, 2, 0},  {4110, 8, 3, 0},  {8191, 8, 4, 0},  {8192, 8, 4, 0},
+            {8193, 8, 0, 0},  {4110, 4, 0, 0},  {4111, 4, 2, 0},  {16384, 4, 4, 0},
+            {1026, 16, 0, 0}, {1027, 16, 2, 0}, {4096, 16, 4, 0}, {1643, 10, 0, 0},
+            {1644, 10, 2, 0}, {6553, 10, 4, 0}, {6554, 10, 0, 0}, {912, 18, 0, 0},
+            {913, 18, 2, 0},  {3640, 18, 4, 0}, {3641, 18, 0, 0}, {2740, 6, 0, 0},
+            {2741, 6, 2, 0},  {10922, 6, 4, 0},
             /* one node: q = 8255 / isize items a piece (what MPICH sends eagerly) */
             {10, 8, 0, 1},     {1030, 8, 0, 1},   {1031, 8, 2, 1},    {1032, 8, 2, 1},
             {2061, 8, 2, 1},   {2062, 8, 3, 1},   {32767, 8, 32, 1},  {32768, 8, 0, 1},
@@ -468,7 +472,7 @@ int main(int argc, char **argv)
                 in.onenode = one;
                 p = bi_comb_plan(&in, m);
                 const size_t want = one && !BI_MPICH ? 0 : xc[j].k,
-                             q = (one ? 8255 : 16384) / xc[j].isize;
+                             q = tu_pair_piece(xc[j].isize, one);
                 TU_CHECK(p.run == bi_comb_bidir && p.nseg == want,
                          "exchange '%c', %zu items of %zu bytes, onenode %d: %zu pieces, "
                          "want %zu",
@@ -503,9 +507,9 @@ int main(int argc, char **argv)
         p = bi_comb_plan(&in, m);
         TU_CHECK(p.run == bi_comb_bidir && p.halve == 0, "'H' on 4, 8 MB: halve %d", p.halve);
         /* the exchange on 8, between nodes: each step in pieces alike */
-        in = call('H', 8, 4096, 8, -1);
+        in = call('H', 8, 4110, 8, -1);
         p = bi_comb_plan(&in, m);
-        TU_CHECK(p.run == bi_comb_bidir && p.nseg == 3, "'H' on 8, 32 KB: %zu pieces", p.nseg);
+        TU_CHECK(p.run == bi_comb_bidir && p.nseg == 3, "'H' on 8, 4,110 doubles: %zu pieces", p.nseg);
         /* the tree instead of the exchange: no pieces */
         in.coherent = 1;
         p = bi_comb_plan(&in, m);
@@ -514,7 +518,7 @@ int main(int argc, char **argv)
 
     /* every broadcast on two processes under MPICH, whatever its letter
      * (' ' with MPI's collectives in its scope or not): from q items (what
-     * MPI sends eagerly: 8,255 bytes on one node, 16 KB between nodes) to
+     * MPI sends eagerly: 8,255 bytes on one node, 16,447 between nodes) to
      * 64 KB in count / q + 1 pieces of q items but a shorter last one, run by
      * 'I' from a copy (not direct), on the letter's message IDs (as many as
      * for one item); otherwise, and under other MPIs, as the letter sends it
@@ -524,8 +528,10 @@ int main(int argc, char **argv)
             {1030, 8, 1, 0},  {1031, 8, 1, 2},  {1032, 8, 1, 2},  {2062, 8, 1, 3},
             {8192, 8, 1, 8},  {8193, 8, 1, 0},  {514, 16, 1, 0},  {515, 16, 1, 2},
             {4096, 16, 1, 8}, {4097, 16, 1, 0}, {2063, 4, 1, 2},  {16384, 4, 1, 8},
-            {2047, 8, 0, 0},  {2048, 8, 0, 2},  {8192, 8, 0, 5},  {8193, 8, 0, 0},
-            {1024, 16, 0, 2}, {4096, 4, 0, 2},  {0, 8, 1, 0},     {1, 8, 1, 0},
+            {2048, 8, 0, 0},  {2054, 8, 0, 0},  {2055, 8, 0, 2},  {4096, 8, 0, 2},
+            {4110, 8, 0, 3},  {8192, 8, 0, 4},  {8193, 8, 0, 0},  {1024, 16, 0, 0},
+            {1027, 16, 0, 2}, {4096, 4, 0, 0},  {4111, 4, 0, 2},  {0, 8, 1, 0},
+            {1, 8, 1, 0},
         };
         static const char letters[] = "  1IDSMHFTCPA"; /* ' ' with collectives, then without */
         for (size_t l = 0; l < sizeof letters - 1; l++)
@@ -538,7 +544,7 @@ int main(int argc, char **argv)
                 in.count = pc[j].count;
                 p = bi_bcast_plan(&in, m);
                 const size_t k = BI_MPICH ? pc[j].k : 0,
-                             q = (pc[j].one ? 8255 : 16384) / pc[j].isize;
+                             q = tu_pair_piece(pc[j].isize, pc[j].one);
                 if (k)
                     TU_CHECK(p.top == 'I' && p.run == bi_bcast_iring && p.nseg == k &&
                                  p.xpiece == q && !p.direct && !p.mark && !p.mpi &&

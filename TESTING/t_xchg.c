@@ -16,7 +16,7 @@
  *     (process 0 combines the first count / 2 + 1 items, process 1 the
  *     rest); otherwise, for a count of q items or more, count / q + 1
  *     messages, all of q items but a shorter last one (empty when q
- *     divides the count), where q = 16384 / item bytes between nodes
+ *     divides the count), where q = 16447 / item bytes between nodes
  *     (processor names differ) up to 64 KB, and q = 8255 / item bytes on
  *     one node under MPICH; otherwise one message.
  * Then TOP ' ' broadcasts of the same cases (without RA/CA, up to 1 MB)
@@ -63,7 +63,7 @@ static int expected(size_t count, size_t isize, long *bytes)
 #else
     const int node_pieces = 0;
 #endif
-    const size_t q = (other_node ? 16384 : 8255) / isize;
+    const size_t q = tu_pair_piece(isize, !other_node);
     if (count * isize >= (other_node ? 4194304u : 262144u)) {
         /* halves: process 0 combines the first count/2 + 1 items, process 1
          * the rest; each sends the other's part, then its own */
@@ -176,7 +176,7 @@ static void one(char type, blacs_int m, blacs_int n, blacs_int lda, int amx, cha
 static int bexpected(size_t count, size_t isize, long *bytes)
 {
 #ifdef MPICH_VERSION
-    const size_t q = (other_node ? 16384 : 8255) / isize;
+    const size_t q = tu_pair_piece(isize, !other_node);
     if (count >= q && count * isize <= 65536) {
         const int k = (int)(count / q) + 1;
         for (int j = 0; j + 1 < k; j++) bytes[j] = (long)(q * isize);
@@ -272,8 +272,10 @@ int main(int argc, char **argv)
     Cblacs_gridinfo(ctxt, &nr, &nc, &r, &c);
     /* type, M, N, LDA, AMX with RA/CA (10-byte items) */
     static const struct { char type; blacs_int m, n, lda; int amx; } cases[] = {
-        /* pieces between nodes: 16 to 64 KB */
+        /* pieces between nodes: 16,447 bytes to 64 KB */
         {'D', 2047, 1, 2047, 0},    {'D', 2048, 1, 2048, 0},   {'D', 2049, 1, 2049, 0},
+        {'D', 2054, 1, 2054, 0},    {'D', 2055, 1, 2055, 0},   {'D', 4110, 1, 4110, 0},
+        {'Z', 1027, 1, 1027, 0},    {'I', 4111, 1, 4111, 0},   {'D', 1644, 1, 1644, 1},
         {'D', 4095, 1, 4095, 0},    {'D', 4096, 1, 4096, 0},   {'D', 6000, 1, 6000, 0},
         {'D', 8192, 1, 8192, 0},    {'D', 8193, 1, 8193, 0},   {'D', 12000, 1, 12000, 0},
         {'D', 64, 64, 67, 0},       {'D', 50, 41, 53, 0},      {'Z', 1024, 1, 1024, 0},

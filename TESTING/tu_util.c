@@ -177,6 +177,11 @@ int tu_mpich(void)
 #endif
 }
 
+size_t tu_pair_piece(size_t isize, int onenode)
+{
+    return (onenode ? 8255 : 16447) / isize;
+}
+
 size_t tu_eager_pieces(int np, double bytes)
 {
     return tu_mpich() && np > 2 && bytes <= 16 * 8192 ? (size_t)ceil(bytes / 8192) : 0;

@@ -49,6 +49,11 @@ int tu_mpich(void);
  * up to 128 KB in the 8 KB pieces MPICH sends eagerly, on one node or
  * across nodes (SRC/plan.c, eager_pieces); 0 where the rule does not apply */
 size_t tu_eager_pieces(int np, double bytes);
+/* the items of a two-process exchange's or broadcast's pieces (but the
+ * last, shorter one) under MPICH, written out: what MPI sends eagerly,
+ * 8,255 bytes on one node, between nodes 16 KB and 63 bytes (so that no
+ * power-of-two count is a multiple), over item bytes (SRC/core.h) */
+size_t tu_pair_piece(size_t isize, int onenode);
 
 /* guarded matrix of element size esz: GUARD elements before and after */
 #define TU_GUARD 16

@@ -43,18 +43,19 @@
 #              (SRC/plan.c, xchg_pieces) and halves (xchg_halves), 1 rank a
 #              host: t_xchg (sums and
 #              AMX with RA/CA around the rule's bounds, and TOP ' '
-#              broadcasts of the same vectors in 16 KB pieces up to 64 KB
+#              broadcasts of the same vectors in 16,447-byte pieces to 64 KB
 #              (pair_pieces): data, guards and the
 #              pieces from the trace), t_comb 1 x 2 with vectors of
 #              3,000-12,000 items, and DGSUM2D with counts that differ
 #              between the two (t_mpierr comb: pieced against whole below and
 #              above the range, and against other pieces, an empty last one
-#              included; from 4 MB halves, against halves and a whole
+#              (2,055 x 2 doubles) included; from 4 MB halves, against halves and a whole
 #              vector), each a BLACS error naming Cdgsum2d within 60 s;
 #              and TOP ' ' broadcasts whose source and receiver pass
-#              different counts (t_mpierr bcast: pieces of 16 KB against
-#              one message either way, against other pieces, and against
-#              the one message past 64 KB), each a BLACS error naming
+#              different counts (t_mpierr bcast: pieces of 16,447 bytes
+#              against one message either way, against other pieces, an
+#              empty last one included, and against the one message past
+#              64 KB), each a BLACS error naming
 #              Cdgebr2d
 #   relay      t_bcast_pieces on 3 hosts, 1 rank each: the rings' pieces
 #              between hosts as the plan has them (MPICH: 8 KB up to
@@ -127,11 +128,11 @@ exchange)
   $cs with 2 bash -c "$tally
     job t_xchg $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_xchg
     job 't_comb 1x2 long' $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_comb 1 2 ' H' long
-    for pair in '64 45' '45 64' '64 90' '64 91' '46 64' '64 63' '1024 1025' '1024 700'; do
+    for pair in '64 45' '45 64' '64 90' '64 91' '46 64' '64 63' '1024 1025' '1024 700' '2055 2054 2' '2054 2055 2'; do
       joberr \"counts \$pair\" \"BLACS ERROR 'Cdgsum2d: (MPI error in MPI_(Recv|Sendrecv|Wait):.*[Tt]runcat|[0-9]+ items arrived)\" \\
         $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_mpierr comb ' ' \$pair
     done
-    for pair in '64 45' '45 64' '64 65' '90 91'; do
+    for pair in '64 45' '45 64' '64 65' '90 91' '2055 2054 2' '2054 2055 2'; do
       joberr \"bcast counts \$pair\" \"BLACS ERROR 'Cdgebr2d: (MPI error in MPI_(Recv|Wait):.*[Tt]runcat|[0-9]+ items arrived)\" \\
         $cs run \$CLUSTER $mpi 1 -n 2 $bin/t_mpierr bcast ' ' \$pair
     done
