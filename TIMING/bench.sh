@@ -84,6 +84,8 @@ for ((k = 1; k <= RUNS; k++)); do
 done
 LOAD1=$(load)
 
+# ours' runs are read first: their operations set the tables' order (a base
+# revision's bench may lack one)
 awk -F, -v csv="$OUT/bench.csv" -v ref=$HAVEREF -v base=$HAVEBASE -v mkl=$HAVEMKL '
   FNR == 1 { lib = FILENAME; sub(/.*\//, "", lib); sub(/_[0-9]+\.csv$/, "", lib) }
   function med(s,   a, k, i, j, t) {
@@ -104,6 +106,7 @@ awk -F, -v csv="$OUT/bench.csv" -v ref=$HAVEREF -v base=$HAVEBASE -v mkl=$HAVEMK
   }
   END {
     desc["tc"] = "T_c echo: DGESD2D+DGERV2D vs MPI_Send+MPI_Recv"
+    desc["tcbuf"] = "T_c floor, no BLACS: copy + MPI_Isend + MPI_Request_get_status + MPI_Wait vs MPI_Send+MPI_Recv\n  (what any send that never waits for its receiver does; each library column: the same MPI code in that library'"'"'s runs)"
     desc["bcast"] = "broadcast DGEBS2D/DGEBR2D (TOP \" \") vs MPI_Bcast"
     desc["gsum"] = "DGSUM2D leave-on-all (TOP \" \") vs MPI_Allreduce(MPI_SUM)"
     desc["gamx"] = "DGAMX2D leave-on-all with RA/CA (TOP \" \") vs MPI_Allreduce(MPI_MAX)"
@@ -125,16 +128,16 @@ awk -F, -v csv="$OUT/bench.csv" -v ref=$HAVEREF -v base=$HAVEBASE -v mkl=$HAVEMK
              (wrong["base" SUBSEP ord[i]] ? " WRONG(base)" : "") (wrong["mkl" SUBSEP ord[i]] ? " WRONG(mkl)" : "")
       if (r > 0) printf "  %9d %11.2f %11.2f %11.2f %9.3f %9.3f %9.3f", n, o, m, r, q, o / r, r / m
       else printf "  %9d %11.2f %11.2f %11s %9.3f %9s %9s", n, o, m, "-", q, "-", "-"
-      if (base) { b = med(baseb[ord[i]]); printf " %11.2f %9.3f", b, (b > 0 ? o / b : 0) }
-      if (mkl) { k = med(mklb[ord[i]]); qm = med(mrat[ord[i]]); printf " %11.2f %9.3f", k, (qm > 0 ? q / qm : 0) }
+      if (base) { b = med(baseb[ord[i]]); if (b > 0) printf " %11.2f %9.3f", b, o / b; else printf " %11s %9s", "-", "-" }
+      if (mkl) { k = med(mklb[ord[i]]); qm = med(mrat[ord[i]]); if (k > 0 && qm > 0) printf " %11.2f %9.3f", k, q / qm; else printf " %11s %9s", "-", "-" }
       printf "%s\n", flag
-      top = op == "tc" ? "-" : "\" \""; sc = op == "tc" ? "p2p" : "all"
+      top = op ~ /^tc/ ? "-" : "\" \""; sc = op ~ /^tc/ ? "p2p" : "all"
       printf "%s,%s,%s,2,%d,%.4f,mpi,%.4f,%.6g\n", op, top, sc, n, o, m, q > csv
       if (r > 0) printf "%s,%s,%s,2,%d,%.4f,refblacs,%.4f,%.6g\n", op, top, sc, n, o, r, o / r >> csv
       if (base && b > 0) printf "%s,%s,%s,2,%d,%.4f,base,%.4f,%.6g\n", op, top, sc, n, o, b, o / b >> csv
       if (mkl && k > 0 && qm > 0) printf "%s,%s,%s,2,%d,%.4f,mklblacs,%.4f,%.6g\n", op, top, sc, n, o, k, q / qm >> csv
     }
-  }' /dev/null $(ls "$RAW"/*_[0-9]*.csv 2> /dev/null)
+  }' /dev/null $(ls "$RAW"/ours_[0-9]*.csv 2> /dev/null) $(ls "$RAW"/*_[0-9]*.csv 2> /dev/null | grep -v "/ours_")
 echo
 echo "(medians over the runs, us per operation; ours/MPI: median of each run's ratio; ours/ref: ratio of medians$([ $HAVEMKL = 1 ] && echo "; ours/MKL: median ours/MPI over median MKL/MPI"))"
 echo "load average $LOAD1 at the end of the 2-process runs ($(( $(date +%s) - t0 )) s)"
