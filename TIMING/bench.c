@@ -12,7 +12,7 @@
  * grid, TOP ' '), each with its MPI peer on MPI_COMM_WORLD:
  *   tc      echo, Cdgesd2d + Cdgerv2d        MPI_Send + MPI_Recv   (T_c: half a round trip)
  *   tcbuf   echo written in MPI as any       MPI_Send + MPI_Recv
- *           locally-blocking send must do it (tc's floor; n <= 10^4, below)
+ *           locally-blocking send must do it (tc's floor; n <= 1000, below)
  *   bcast   Cdgebs2d / Cdgebr2d from rank 0  MPI_Bcast
  *   gsum    Cdgsum2d leave-on-all            MPI_Allreduce(MPI_SUM), in place
  *   gamx    Cdgamx2d leave-on-all, RA/CA     MPI_Allreduce(MPI_MAX), in place
@@ -38,7 +38,7 @@
 
 enum { OP_TC, OP_TCBUF, OP_BCAST, OP_GSUM, OP_DAMX, OP_IAMX, NOPS };
 static const char *opname[NOPS] = {"tc", "tcbuf", "bcast", "gsum", "gamx", "igamx"};
-#define TCBUF_NMAX 10000
+#define TCBUF_NMAX 1000
 
 static blacs_int ctxt;
 static int me;
@@ -216,7 +216,9 @@ int main(int argc, char **argv)
         /* the decades, and between 10^3 and 10^4 one 64 x 64 block of
          * doubles (32 KB), the length of ScaLAPACK's NB = 64 blocks */
         for (long n = 1; n <= nmax; n = n == 1000 ? 4096 : n == 4096 ? 10000 : n * 10) {
-            if (op == OP_TCBUF && n > TCBUF_NMAX) break; /* the short messages' floor */
+            /* the short messages' floor: a longer message goes in pieces
+             * (SRC/p2p.c), not as one copy and one rendezvous */
+            if (op == OP_TCBUF && n > TCBUF_NMAX) break;
             /* about 2 ms a loop at ~2 us + 2 ns per element: 1,000 operations
              * of the short ones (a loop of 200 lasted a quarter of a
              * millisecond, where one preemption moves a ratio by 10%) */
